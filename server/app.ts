@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { authenticateCaller } from './auth/authenticate.ts';
+import { loadSigningKey } from './auth/signing-key.ts';
+import { registerClientUpdateRoutes } from './client-updates/routes.ts';
+import { openDatabase } from './db/database.ts';
+import { registerDocumentRoutes } from './documents/routes.ts';
+import { registerEntityRoutes } from './entities/routes.ts';
+import type { Config } from './env.ts';
+import { errorEnvelope, installErrorHandling } from './http/errors.ts';
+import { registerOpenApiRoutes } from './http/openapi.ts';
+import type { AppServices } from './services.ts';
+
+export interface CreateAppOptions {
+  /** Replaces the clock (tests of expiry and rate limits). */
+  now?: () => Date;
+  /** Pino logger options; tests pass `false`. */
+  logger?: boolean | { level: string };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once on the root instance by createApp. */
+    services: AppServices;
+  }
+}
+
+export type App = FastifyInstance;
+
+/** Builds the whole server on the database in `config.dataDir`; listening is the caller's job. */
+export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    connectionTimeout: 120_000,
+    requestTimeout: 120_000,
+    trustProxy: false,
+  });
+  installErrorHandling(app);
+
+  const { db } = await openDatabase(config.dataDir);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+  const services: AppServices = {
+    config,
+    db,
+    signingKey: await loadSigningKey(config),
+    now: options.now ?? (() => new Date()),
+  };
+
+  await app.register(formbody);
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: 0, files: 0, fields: 20 },
+  });
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ok' };
+    } catch (error) {
+      app.log.error({ err: error }, 'health check failed');
+      return reply.code(503).send(errorEnvelope(503, 'The database does not answer.'));
+    }
+  });
+  registerOpenApiRoutes(app);
+
+  await app.register(
+    (api, _options, done) => {
+      registerAuthRoutes(api, services);
+      done();
+    },
+    { prefix: '/api' },
+  );
+  await app.register(
+    (v2, _options, done) => {
+      v2.addHook('onRequest', authenticateCaller(services));
+      registerEntityRoutes(v2, services);
+      registerDocumentRoutes(v2, services);
+      registerClientUpdateRoutes(v2, services);
+      done();
+    },
+    { prefix: '/api/v2' },
+  );
+
+  await serveConsole(app, config.staticDir);
+  app.decorate('services', services);
+  return app;
+}
+
+/** Serves the built console, with index.html for any non-API path (client-side routes). */
+async function serveConsole(app: FastifyInstance, staticDir: string | undefined) {
+  const indexFile = staticDir ? path.join(staticDir, 'index.html') : undefined;
+  if (!staticDir || !indexFile || !fs.existsSync(indexFile)) return;
+  await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/') || pathname === '/healthz';
+    if (request.method === 'GET' && !isApi && !path.extname(pathname)) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send(errorEnvelope(404, `No such path: ${request.method} ${pathname}.`));
+  });
+}

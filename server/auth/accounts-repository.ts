@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import type { AccountRow } from '../db/schema.ts';
+
+/** The only place with SQL for accounts and their sessions (issued JWTs). */
+export function accountsRepository(db: Db) {
+  return {
+    async insert(account: {
+      username: string;
+      displayName: string;
+      passwordHash: string;
+      apiKeyHash: string;
+      createdAt: string;
+    }) {
+      const id = crypto.randomUUID();
+      await db
+        .insertInto('accounts')
+        .values({
+          id,
+          username: account.username,
+          display_name: account.displayName,
+          password_hash: account.passwordHash,
+          api_key_hash: account.apiKeyHash,
+          disabled: 0,
+          created_at: account.createdAt,
+        })
+        .execute();
+      return id;
+    },
+
+    findByUsername(username: string): Promise<AccountRow | undefined> {
+      return db
+        .selectFrom('accounts')
+        .selectAll()
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+        .executeTakeFirst();
+    },
+
+    findById(id: string): Promise<AccountRow | undefined> {
+      return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByApiKeyHash(apiKeyHash: string): Promise<AccountRow | undefined> {
+      return db
+        .selectFrom('accounts')
+        .selectAll()
+        .where('api_key_hash', '=', apiKeyHash)
+        .executeTakeFirst();
+    },
+
+    list(): Promise<AccountRow[]> {
+      return db.selectFrom('accounts').selectAll().orderBy('username').execute();
+    },
+
+    /** New password; every token issued before stops working. */
+    async setPassword(id: string, passwordHash: string) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('accounts')
+          .set({ password_hash: passwordHash })
+          .where('id', '=', id)
+          .execute();
+        await trx.deleteFrom('sessions').where('account_id', '=', id).execute();
+      });
+    },
+
+    async setApiKeyHash(id: string, apiKeyHash: string) {
+      await db
+        .updateTable('accounts')
+        .set({ api_key_hash: apiKeyHash })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /** Disables the account and revokes its tokens; its API key stops working with it. */
+    async disable(id: string) {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('accounts').set({ disabled: 1 }).where('id', '=', id).execute();
+        await trx.deleteFrom('sessions').where('account_id', '=', id).execute();
+      });
+    },
+
+    async insertSession(session: { jti: string; accountId: string; expiresAt: number }) {
+      await db.transaction().execute(async (trx) => {
+        // Expired rows are dead weight; clearing them here keeps the table small without a timer.
+        await trx
+          .deleteFrom('sessions')
+          .where('expires_at', '<', Math.floor(Date.now() / 1000) - 3600)
+          .execute();
+        await trx
+          .insertInto('sessions')
+          .values({
+            jti: session.jti,
+            account_id: session.accountId,
+            expires_at: session.expiresAt,
+          })
+          .execute();
+      });
+    },
+
+    /** The account behind a live session, if both still exist and the account is enabled. */
+    findSessionAccount(jti: string): Promise<AccountRow | undefined> {
+      return db
+        .selectFrom('sessions')
+        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+        .selectAll('accounts')
+        .where('sessions.jti', '=', jti)
+        .where('accounts.disabled', '=', 0)
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type AccountsRepository = ReturnType<typeof accountsRepository>;

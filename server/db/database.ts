@@ -1,0 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+/** Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. */
+export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: SQLite.Database }> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  // Another process (admin CLI, a second server) may hold the write lock briefly.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrateToLatest(db as unknown as Kysely<unknown>);
+  return { db, sqlite };
+}

@@ -1,0 +1,163 @@
+import type { Insertable, Selectable } from 'kysely';
+
+/** Columns shared by every entity, natural person or legal entity. */
+export interface EntityTable {
+  id: string;
+  kind: 'legal' | 'person';
+  /** ISO 8601 with milliseconds, UTC; the list sorts by it, then by id. */
+  created_at: string;
+  external_id: string | null;
+  kyc_status: string;
+  risk_level: string;
+  last_update: string;
+  next_kyc_review: string | null;
+  /** JSON array of strings. */
+  tags: string;
+}
+
+export interface LegalEntityTable {
+  entity_id: string;
+  company_name: string;
+  registration_number: string;
+  date_of_incorporation: string | null;
+  duns: string;
+  glei: string;
+  company_phone: string | null;
+  /** Digits of company_phone, for search that ignores punctuation. */
+  company_phone_digits: string;
+  email: string;
+  primary_address: string;
+  city: string;
+  state_province: string;
+  country: string;
+  postal_code: string;
+}
+
+export interface NaturalPersonTable {
+  entity_id: string;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string | null;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  state_province: string | null;
+  country_code: string | null;
+  postal_code: string | null;
+}
+
+export interface EntityLinkTable {
+  legal_entity_id: string;
+  person_id: string;
+  relationship: string;
+}
+
+export interface VerificationTable {
+  id: string;
+  legal_entity_id: string;
+  legal_entity_verification: number;
+  verification_status: string;
+  verification_date: string;
+  verification_source: string;
+  business_statement: string;
+  next_review_date: string;
+  /** JSON array. */
+  verification_issues: string;
+  created_at: string;
+}
+
+export interface DocumentTable {
+  id: string;
+  entity_id: string;
+  file_name: string;
+  type: string;
+  description: string | null;
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  date_received: string;
+  approved: number;
+  mime_type: string;
+  file_size: number;
+  sha256: string;
+}
+
+/** Bytes apart from metadata so that listing documents never reads them. */
+export interface DocumentContentTable {
+  document_id: string;
+  bytes: Buffer;
+}
+
+export interface AccountTable {
+  id: string;
+  username: string;
+  display_name: string;
+  password_hash: string;
+  api_key_hash: string | null;
+  disabled: number;
+  created_at: string;
+}
+
+/** Issued JWTs by `jti`: a reset password or disabled account deletes its rows. */
+export interface SessionTable {
+  jti: string;
+  account_id: string;
+  expires_at: number;
+}
+
+export interface IdempotencyKeyTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: string;
+}
+
+export interface ClientUpdateConfigTable {
+  config_id: number;
+  name: string;
+  description: string;
+  default_subject: string;
+  default_message: string;
+}
+
+export interface ClientUpdateRequestTable {
+  id: string;
+  entity_id: string;
+  recipient_id: string;
+  recipient_email: string;
+  config_id: number;
+  subject: string;
+  message: string;
+  domain: string;
+  status: 'sent' | 'failed';
+  error: string | null;
+  requested_by: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface Database {
+  entities: EntityTable;
+  legal_entities: LegalEntityTable;
+  natural_persons: NaturalPersonTable;
+  entity_links: EntityLinkTable;
+  verifications: VerificationTable;
+  documents: DocumentTable;
+  document_contents: DocumentContentTable;
+  accounts: AccountTable;
+  sessions: SessionTable;
+  idempotency_keys: IdempotencyKeyTable;
+  client_update_configs: ClientUpdateConfigTable;
+  client_update_requests: ClientUpdateRequestTable;
+  app_settings: { key: string; value: string };
+}
+
+export type EntityRow = Selectable<EntityTable>;
+export type LegalEntityRow = Selectable<LegalEntityTable>;
+export type NaturalPersonRow = Selectable<NaturalPersonTable>;
+export type VerificationRow = Selectable<VerificationTable>;
+export type DocumentRow = Selectable<DocumentTable>;
+export type AccountRow = Selectable<AccountTable>;
+export type NewEntity = Insertable<EntityTable>;

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (name: string, protocols: RegExp) =>
+  z
+    .string()
+    .optional()
+    .refine(
+      (value) => value === undefined || value === '' || isUrl(value, protocols),
+      `${name} must be a URL (${protocols.source.replace(/[\^$()]/g, '').replace(/\|/g, ' or ')}).`,
+    )
+    .transform((value) => (value === '' ? undefined : value));
+
+function isUrl(value: string, protocols: RegExp): boolean {
+  try {
+    return protocols.test(new URL(value).protocol.replace(':', ''));
+  } catch {
+    return false;
+  }
+}
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'PORT must be a port number from 0 to 65535.' })
+    .int('PORT must be a port number from 0 to 65535.')
+    .min(0, 'PORT must be a port number from 0 to 65535.')
+    .max(65535, 'PORT must be a port number from 0 to 65535.')
+    .default(8080),
+  HOST: z.string().min(1, 'HOST must not be empty.').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty.').default('./data'),
+  JWT_SECRET: z
+    .string()
+    .min(32, 'JWT_SECRET must be at least 32 characters.')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number({ error: 'TOKEN_TTL_SECONDS must be a whole number of seconds.' })
+    .int('TOKEN_TTL_SECONDS must be a whole number of seconds.')
+    .min(1, 'TOKEN_TTL_SECONDS must be at least 1.')
+    .max(86_400, 'TOKEN_TTL_SECONDS must be at most 86400 (one day).')
+    .default(1200),
+  SMTP_URL: optionalUrl('SMTP_URL', /^(smtp|smtps)$/),
+  MAIL_FROM: z.string().default('KYC Desk <no-reply@kyc-desk.local>'),
+  PORTAL_DOMAIN: z.string().default('portal.kyc-desk.local'),
+  KYC_UPSTREAM_URL: optionalUrl('KYC_UPSTREAM_URL', /^(http|https)$/),
+  KYC_UPSTREAM_API_KEY: z.string().optional(),
+  KYC_UPSTREAM_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  jwtSecret: string | undefined;
+  tokenTtlSeconds: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  portalDomain: string;
+  upstream: { url: string; apiKey: string | undefined; apiKeyHeader: string } | undefined;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Where the built console lives; absent in tests that need only the API. */
+  staticDir: string | undefined;
+};
+
+/** Parses the environment once; a bad value throws an Error whose message names it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => issue.message);
+    throw new Error(`Configuration error: ${problems.join(' ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    jwtSecret: e.JWT_SECRET,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    portalDomain: e.PORTAL_DOMAIN,
+    upstream: e.KYC_UPSTREAM_URL
+      ? {
+          url: e.KYC_UPSTREAM_URL,
+          apiKey: e.KYC_UPSTREAM_API_KEY,
+          apiKeyHeader: e.KYC_UPSTREAM_API_KEY_HEADER,
+        }
+      : undefined,
+    logLevel: e.LOG_LEVEL,
+    staticDir: path.resolve('dist'),
+  };
+}

@@ -1,0 +1,182 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { registeredRoutes, type RouteSpec } from './route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad parameter or body; `errors` lists the fields',
+  401: 'Missing, invalid or expired credentials',
+  404: 'Unknown id or path',
+  409: 'Conflicts with an existing record',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  429: 'Too many requests; see Retry-After',
+  500: 'Unexpected server error (details in the server log only)',
+  502: 'A downstream service (mail, identity service) failed',
+};
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  return rest;
+}
+
+function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path') {
+  if (!schema) return [];
+  const json = jsonSchema(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (json.required ?? []).includes(name),
+    description: typeof property.description === 'string' ? property.description : undefined,
+    schema: property,
+  }));
+}
+
+function operationOf(spec: RouteSpec) {
+  const errorStatuses = [
+    ...new Set([...(spec.auth === 'none' ? [] : [401]), ...(spec.errors ?? []), 500]),
+  ];
+  return {
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security:
+      spec.auth === 'none'
+        ? []
+        : spec.auth === 'token'
+          ? [{ bearer: [] }]
+          : [{ bearer: [] }, { apiKey: [] }],
+    parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              (spec.bodyMediaTypes ?? ['application/json']).map((type) => [
+                type,
+                { schema: jsonSchema(spec.body as z.ZodType, 'input') },
+              ]),
+            ),
+          },
+        }
+      : {}),
+    responses: {
+      [spec.response.status]: {
+        description: spec.response.description,
+        content: { 'application/json': { schema: jsonSchema(spec.response.schema, 'output') } },
+      },
+      ...Object.fromEntries(
+        errorStatuses.map((status) => [
+          status,
+          {
+            description: STATUS_TEXT[status] ?? 'Error',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document, generated from the routes' zod schemas. */
+export function buildOpenApiDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { spec, path } of registeredRoutes()) {
+    const openApiPath = path.replace(/:(\w+)/g, '{$1}');
+    const methods = Array.isArray(spec.method) ? spec.method : [spec.method];
+    for (const method of methods) {
+      (paths[openApiPath] ??= {})[method.toLowerCase()] = operationOf(spec);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'KYC Desk API',
+      version: '2.0.0',
+      description:
+        'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      schemas: { Error: jsonSchema(errorEnvelopeSchema, 'output') },
+    },
+    paths,
+  };
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A readable, script-free reference page rendered from the same document. */
+export function renderDocsPage(document: ReturnType<typeof buildOpenApiDocument>): string {
+  const sections = Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, raw]) => {
+      const op = raw as ReturnType<typeof operationOf>;
+      const typedResponses: Record<
+        string,
+        { description: string; content?: Record<string, { schema: unknown }> }
+      > = op.responses;
+      const responseList = Object.entries(typedResponses);
+      const params = op.parameters
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`,
+        )
+        .join('');
+      const body = op.requestBody
+        ? `<h4>Request body</h4><details><summary>${Object.keys(op.requestBody.content).join(', ')}</summary><pre>${escapeHtml(JSON.stringify(Object.values(op.requestBody.content)[0]?.schema, null, 2))}</pre></details>`
+        : '';
+      const responses = responseList
+        .map(
+          ([status, response]) =>
+            `<li><strong>${status}</strong> ${escapeHtml(response.description)}</li>`,
+        )
+        .join('');
+      const success = responseList[0]?.[1];
+      const auth =
+        op.security.length === 0 ? 'none' : op.security.map((s) => Object.keys(s)[0]).join(' or ');
+      return `<section id="${method}-${escapeHtml(path)}"><h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
+<p>${escapeHtml(op.summary)}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}<p>Authentication: ${auth}</p>
+${params ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th></tr></thead><tbody>${params}</tbody></table>` : ''}
+${body}<h4>Responses</h4><ul>${responses}</ul><details><summary>Success schema</summary><pre>${escapeHtml(JSON.stringify(success?.content?.['application/json']?.schema ?? {}, null, 2))}</pre></details></section>`;
+    }),
+  );
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)} reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/api/docs.css"></head>
+<body><main><h1>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</h1><p>${escapeHtml(document.info.description)}</p>
+<p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>. Errors share one envelope: <code>{code, status:"error", message, data:[], errors?:[{field, message}]}</code>.</p>
+${sections.join('\n')}</main></body></html>`;
+}
+
+const DOCS_CSS = `body{font-family:system-ui,sans-serif;margin:0;color:#1a1b1e;background:#f8f9fa}main{max-width:960px;margin:0 auto;padding:24px}
+section{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:8px 16px;margin:16px 0}pre{overflow:auto;background:#f1f3f5;padding:8px;font-size:12px}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e9ecef;text-align:left;padding:4px;font-size:14px;vertical-align:top}td code{word-break:break-all}
+.method{display:inline-block;min-width:56px;padding:2px 6px;border-radius:4px;color:#fff;font-size:13px;text-align:center}.get{background:#1c7ed6}.post{background:#2f9e44}`;
+
+export function registerOpenApiRoutes(app: FastifyInstance): void {
+  let cached: { json: string; html: string } | undefined;
+  const render = () => {
+    if (!cached) {
+      const document = buildOpenApiDocument();
+      cached = { json: JSON.stringify(document), html: renderDocsPage(document) };
+    }
+    return cached;
+  };
+  app.get('/api/openapi.json', (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(render().json),
+  );
+  app.get('/api/docs', (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(render().html),
+  );
+  app.get('/api/docs.css', (_request, reply) =>
+    reply.type('text/css; charset=utf-8').send(DOCS_CSS),
+  );
+}

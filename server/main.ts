@@ -1,0 +1,29 @@
+import { createApp } from './app.ts';
+import { loadConfig } from './env.ts';
+import { ensureDemoData } from './seed/demo.ts';
+
+async function main() {
+  const config = loadConfig();
+  const app = await createApp(config);
+  const demo = config.upstream ? null : await ensureDemoData(app.services);
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('127.0.0.1', 'localhost');
+  const lines = [`KYC Desk is running at ${url}`, `API reference: ${url}/api/docs`];
+  if (demo) {
+    lines.push(
+      `Demo data loaded. Sign in as "${demo.username}" with password: ${demo.password}`,
+      '(printed once; reset it with: npm run admin -- account:reset-password demo)',
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
