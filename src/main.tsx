@@ -1,15 +1,19 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppProviders } from './app/providers.tsx';
+import { routes } from './app/router.tsx';
+import { queryClient } from './app/query-client-instance.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
 createRoot(root).render(
   <StrictMode>
-    <main>
-      <h1>KYC Desk</h1>
-      <p>
-        The console is being built. The API reference is at <a href="/api/docs">/api/docs</a>.
-      </p>
-    </main>
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={createBrowserRouter(routes)} />
+    </AppProviders>
   </StrictMode>,
 );

@@ -1,0 +1,15 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from './paths.ts';
+
+export function NotFoundPage() {
+  return (
+    <Stack align="flex-start" gap="sm" p="md">
+      <Title order={1}>Page not found</Title>
+      <Text c="dimmed">There is nothing at this address. It may have been mistyped or moved.</Text>
+      <Button component={Link} to={paths.entities}>
+        Go to entities
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,9 @@
+/** Every route path of the console, in one place. */
+export const paths = {
+  login: '/login',
+  home: '/',
+  entities: '/entities',
+  entity: (id: string) => `/entities/${encodeURIComponent(id)}`,
+  search: '/search',
+  onboard: '/legal-entities/new',
+} as const;

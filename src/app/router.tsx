@@ -1,0 +1,49 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { paths } from './paths.ts';
+
+/** Route modules are loaded on demand so the sign-in page ships no table, form or viewer code. */
+export const routes: RouteObject[] = [
+  {
+    path: paths.login,
+    lazy: async () => ({
+      Component: (await import('../features/auth/components/login-page.tsx')).LoginPage,
+    }),
+  },
+  {
+    path: paths.home,
+    lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
+    children: [
+      { index: true, element: <Navigate to={paths.entities} replace /> },
+      {
+        path: paths.entities,
+        lazy: async () => ({
+          Component: (await import('../features/entities/components/entity-list-page.tsx'))
+            .EntityListPage,
+        }),
+      },
+      {
+        path: `${paths.entities}/:id`,
+        lazy: async () => ({
+          Component: (await import('./routes/entity-detail-route.tsx')).EntityDetailRoute,
+        }),
+      },
+      {
+        path: paths.search,
+        lazy: async () => ({
+          Component: (await import('../features/entities/components/search-page.tsx')).SearchPage,
+        }),
+      },
+      {
+        path: paths.onboard,
+        lazy: async () => ({
+          Component: (await import('../features/onboarding/components/onboarding-page.tsx'))
+            .OnboardingPage,
+        }),
+      },
+      {
+        path: '*',
+        lazy: async () => ({ Component: (await import('./not-found-page.tsx')).NotFoundPage }),
+      },
+    ],
+  },
+];

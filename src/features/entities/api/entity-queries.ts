@@ -1,0 +1,87 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  documentDetailResponseSchema,
+  documentListResponseSchema,
+  entityListResponseSchema,
+  legalEntityResponseSchema,
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+  type EntityTypeFilter,
+  type LegalEntitySearchQuery,
+} from '../../../contract/entities.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export interface EntityListFilters {
+  type: EntityTypeFilter;
+  limit: number;
+  start: number;
+  descending: boolean;
+  corporateVerification: boolean;
+  supportingDocuments: boolean;
+}
+
+/** One factory for every entity and document query, general to specific, so one invalidation reaches all. */
+export const entityQueries = {
+  all: () => ['entities'] as const,
+  lists: () => [...entityQueries.all(), 'list'] as const,
+  list: (filters: EntityListFilters) =>
+    queryOptions({
+      queryKey: [...entityQueries.lists(), filters] as const,
+      queryFn: ({ signal }) =>
+        apiRequest('/api/v2/entities', {
+          query: { ...filters },
+          schema: entityListResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+  search: (query: LegalEntitySearchQuery) =>
+    queryOptions({
+      queryKey: [...entityQueries.all(), 'search', query] as const,
+      queryFn: ({ signal }) =>
+        apiRequest('/api/v2/entities/legal-entities', {
+          query: { ...query },
+          schema: searchResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+  legalEntity: (id: string) =>
+    queryOptions({
+      queryKey: [...entityQueries.all(), 'legal-entity', id] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`/api/v2/entities/legal-entities/${encodeURIComponent(id)}`, {
+          schema: legalEntityResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+  naturalPerson: (id: string) =>
+    queryOptions({
+      queryKey: [...entityQueries.all(), 'natural-person', id] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`/api/v2/entities/natural-persons/${encodeURIComponent(id)}`, {
+          schema: naturalPersonResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+  documents: (entityId: string) =>
+    queryOptions({
+      queryKey: [...entityQueries.all(), 'documents', entityId] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`/api/v2/entities/${encodeURIComponent(entityId)}/documents`, {
+          schema: documentListResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+  /** Documents are immutable once stored, so a fetched file stays fresh; the viewer passes progress. */
+  document: (documentId: string, onProgress?: (loaded: number, total: number | null) => void) =>
+    queryOptions({
+      queryKey: ['documents', documentId] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`/api/v2/documents/${encodeURIComponent(documentId)}`, {
+          schema: documentDetailResponseSchema,
+          signal,
+          ...(onProgress ? { onProgress } : {}),
+        }).then((envelope) => envelope.data),
+      staleTime: Infinity,
+      gcTime: 0,
+    }),
+};

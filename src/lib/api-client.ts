@@ -1,0 +1,145 @@
+import type { z } from 'zod';
+import { errorEnvelopeSchema, type FieldError } from '../contract/common.ts';
+
+/** Every failed call becomes this: status 0 when the server could not be reached or misbehaved. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface AuthHooks {
+  getToken(): string | null;
+  /** Called on a 401 for a signed-in call; resolves true once the user has signed in again. */
+  onUnauthorized(): Promise<boolean>;
+}
+
+let authHooks: AuthHooks = { getToken: () => null, onUnauthorized: () => Promise.resolve(false) };
+
+/** The auth feature plugs its session in here; the client stays free of UI. */
+export function configureAuth(hooks: AuthHooks): void {
+  authHooks = hooks;
+}
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+export interface ApiRequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  /** A plain object is sent as JSON; FormData and URLSearchParams as they are. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Parses the success body; unknown fields are dropped, missing ones fail. */
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** false for the sign-in call itself: no Bearer header, no re-sign-in on 401. */
+  authenticated?: boolean;
+  /** Called as the response body arrives (bytes so far, total or null when unknown). */
+  onProgress?: (loaded: number, total: number | null) => void;
+}
+
+const STATUS_MESSAGES: Record<number, string> = {
+  401: 'Your session has ended. Sign in again.',
+  403: 'You are not allowed to do this.',
+  404: 'Not found.',
+  413: 'The request is too large.',
+  429: 'Too many attempts. Wait a moment and try again.',
+  502: 'The identity service could not be reached. Try again in a moment.',
+  503: 'The service is unavailable. Try again in a moment.',
+  504: 'The identity service did not answer in time. Try again in a moment.',
+};
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** The one place the console calls fetch. */
+export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>): Promise<T> {
+  const authenticated = options.authenticated ?? true;
+  const response = await send(path, options, authenticated);
+  if (response.status === 401 && authenticated && (await authHooks.onUnauthorized())) {
+    return readResponse(await send(path, options, authenticated), options);
+  }
+  return readResponse(response, options);
+}
+
+async function send<T>(path: string, options: ApiRequestOptions<T>, authenticated: boolean) {
+  const headers = new Headers(options.headers);
+  headers.set('Accept', 'application/json');
+  const token = authenticated ? authHooks.getToken() : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData || options.body instanceof URLSearchParams) {
+    body = options.body;
+  } else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  try {
+    return await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+  }
+}
+
+async function readResponse<T>(response: Response, options: ApiRequestOptions<T>): Promise<T> {
+  const text = await readText(response, options.onProgress);
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const envelope = errorEnvelopeSchema.safeParse(json);
+    const message = envelope.success && envelope.data.message ? envelope.data.message : undefined;
+    throw new ApiError(
+      response.status,
+      message ?? STATUS_MESSAGES[response.status] ?? `The server answered ${response.status}.`,
+      envelope.success ? (envelope.data.errors ?? []) : [],
+    );
+  }
+  const parsed = options.schema.safeParse(json);
+  if (!parsed.success) {
+    throw new ApiError(0, 'The server answered in a form this console does not understand.');
+  }
+  return parsed.data;
+}
+
+/** Reads the body as text, reporting progress when asked (large documents). */
+async function readText(
+  response: Response,
+  onProgress?: (loaded: number, total: number | null) => void,
+) {
+  if (!onProgress || !response.body) return response.text();
+  const total = Number(response.headers.get('Content-Length')) || null;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loaded += value.byteLength;
+    parts.push(decoder.decode(value, { stream: true }));
+    onProgress(loaded, total);
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}

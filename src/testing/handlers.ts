@@ -1,0 +1,84 @@
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import type { z } from 'zod';
+import type { ErrorEnvelope } from '../contract/common.ts';
+import type {
+  documentDetailResponseSchema,
+  documentListResponseSchema,
+  entityListResponseSchema,
+  legalEntityResponseSchema,
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+} from '../contract/entities.ts';
+import type { tokenResponseSchema, tokenValidResponseSchema } from '../contract/auth.ts';
+import type {
+  clientUpdateAcceptedResponseSchema,
+  clientUpdateConfigListResponseSchema,
+  clientUpdateHistoryResponseSchema,
+} from '../contract/client-updates.ts';
+
+/** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
+export interface ApiBodies {
+  'GET /api/v2/entities': z.input<typeof entityListResponseSchema>;
+  'GET /api/v2/entities/legal-entities': z.input<typeof searchResponseSchema>;
+  'GET /api/v2/entities/legal-entities/:id': z.input<typeof legalEntityResponseSchema>;
+  'POST /api/v2/entities/legal-entities': z.input<typeof legalEntityResponseSchema>;
+  'GET /api/v2/entities/natural-persons/:id': z.input<typeof naturalPersonResponseSchema>;
+  'GET /api/v2/entities/:id/documents': z.input<typeof documentListResponseSchema>;
+  'GET /api/v2/documents/:id': z.input<typeof documentDetailResponseSchema>;
+  'POST /api/gettoken': z.input<typeof tokenResponseSchema>;
+  'GET /api/tokenvalid': z.input<typeof tokenValidResponseSchema>;
+  'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
+  'POST /api/v2/entities/legal-entities/:id/request-client-update': z.input<
+    typeof clientUpdateAcceptedResponseSchema
+  >;
+  'GET /api/v2/entities/legal-entities/:id/client-update-requests': z.input<
+    typeof clientUpdateHistoryResponseSchema
+  >;
+}
+
+type Route = keyof ApiBodies;
+
+/**
+ * A typed MSW handler: `apiHandler('GET /api/v2/entities', ({ request, params }) => body)`.
+ * Return an ApiBodies body for 2xx, or `apiError(status, message)` for a failure.
+ */
+export function apiHandler<R extends Route>(
+  route: R,
+  resolve: (info: {
+    request: Request;
+    params: Record<string, string | readonly string[] | undefined>;
+  }) =>
+    ApiBodies[R] | HttpResponse<JsonBodyType> | Promise<ApiBodies[R] | HttpResponse<JsonBodyType>>,
+  options: { status?: number } = {},
+) {
+  const [method, path] = route.split(' ') as [string, string];
+  const factory = method === 'POST' ? http.post : http.get;
+  return factory(path, async (info) => {
+    const result = await resolve({ request: info.request, params: info.params });
+    if (result instanceof HttpResponse) return result;
+    return HttpResponse.json(result as JsonBodyType, { status: options.status ?? 200 });
+  });
+}
+
+export function envelope<T>(data: T, code = 200) {
+  return { code, status: 'success' as const, message: '', data };
+}
+
+export function apiError(status: number, message: string, errors?: ErrorEnvelope['errors']) {
+  const body: ErrorEnvelope = {
+    code: status,
+    status: 'error',
+    message,
+    data: [],
+    ...(errors ? { errors } : {}),
+  };
+  return HttpResponse.json(body, { status });
+}
+
+/** Token validation succeeds by default, so pages under test stay signed in. */
+export const defaultHandlers = [
+  apiHandler('GET /api/tokenvalid', () => ({
+    isTokenValid: true,
+    expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+  })),
+];
