@@ -1,5 +1,66 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  documentDetailResponseSchema,
+  documentListResponseSchema,
+} from '../../src/contract/entities.ts';
+import { entitiesRepository } from '../entities/repository.ts';
+import { idParamsSchema } from '../entities/routes.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
+import { documentDetailOf, documentMetadataOf } from './mappers.ts';
+import { documentsRepository } from './repository.ts';
 
-/** STUB: owned by the documents work. */
-export function registerDocumentRoutes(_app: FastifyInstance, _services: AppServices): void {}
+export function registerDocumentRoutes(app: FastifyInstance, services: AppServices): void {
+  const documents = documentsRepository(services.db);
+  const entities = entitiesRepository(services.db);
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/:id/documents',
+      summary: "List an entity's supporting documents",
+      description: 'Metadata only (with mimeType and fileSize), oldest first.',
+      tag: 'Documents',
+      auth: 'caller',
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: documentListResponseSchema,
+        description: 'Document metadata',
+      },
+      errors: [404],
+    },
+    async ({ params }) => {
+      if (!(await entities.findEntity(params.id))) {
+        throw new ApiError(404, `No entity has the id ${params.id}.`);
+      }
+      return (await documents.metadataOfEntities([params.id])).map(documentMetadataOf);
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/documents/:id',
+      summary: 'Get a supporting document',
+      description: 'Metadata and the file itself, base64-encoded in `file`.',
+      tag: 'Documents',
+      auth: 'caller',
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: documentDetailResponseSchema,
+        description: 'The document with its bytes',
+      },
+      errors: [404],
+    },
+    async ({ params }) => {
+      const document = await documents.findWithContent(params.id);
+      if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
+      return documentDetailOf(document, document.bytes);
+    },
+  );
+}

@@ -1,5 +1,191 @@
-import type { FastifyInstance } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
+import { z } from 'zod';
+import { idSchema } from '../../src/contract/common.ts';
+import {
+  entityListQuerySchema,
+  entityListResponseSchema,
+  legalEntityCreateSchema,
+  legalEntityResponseSchema,
+  legalEntitySearchQuerySchema,
+  MAX_DOCUMENT_BYTES,
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+} from '../../src/contract/entities.ts';
+import { callerOf } from '../auth/caller.ts';
+import { ApiError, parseOrThrow } from '../http/errors.ts';
+import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
+import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
+import { MAX_SEARCH_RESULTS } from './repository.ts';
+import { getLegalEntity, getNaturalPerson, listEntities, searchLegalEntities } from './service.ts';
 
-/** STUB: owned by the entities work. */
-export function registerEntityRoutes(_app: FastifyInstance, _services: AppServices): void {}
+/**
+ * Room for four 10 MB documents in base64 plus the rest of the payload; twenty such documents
+ * (about 280 MB of JSON) would have to be held in memory at once, so larger sets are sent in parts.
+ */
+export const CREATE_BODY_LIMIT = 64 * 1024 * 1024;
+
+export const idParamsSchema = z.object({ id: idSchema });
+
+const idempotencyHeaderSchema = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1, 'Idempotency-Key must not be empty.')
+    .max(200, 'Idempotency-Key can be at most 200 characters.')
+    .optional(),
+});
+
+function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  return parseOrThrow(idempotencyHeaderSchema, { 'Idempotency-Key': header }, 'header')[
+    'Idempotency-Key'
+  ];
+}
+
+/** The create route reads JSON only; form posts and the like are refused before the body is read. */
+function requireJsonBody(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+) {
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/json') {
+    done();
+    return;
+  }
+  done(new ApiError(415, 'Send the legal entity as JSON with Content-Type: application/json.'));
+}
+
+export function registerEntityRoutes(app: FastifyInstance, services: AppServices): void {
+  const { db } = services;
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities',
+      summary: 'List entities',
+      description:
+        'Natural persons and legal entities by creation time, then id; ascending unless descending=true. Legal entities carry corporateVerifications and supportingDocuments (metadata) only when their flag is true.',
+      tag: 'Entities',
+      auth: 'caller',
+      query: entityListQuerySchema,
+      response: {
+        status: 200,
+        schema: entityListResponseSchema,
+        description: 'One page of entities',
+      },
+      errors: [400],
+    },
+    ({ query }) => listEntities(db, query),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/legal-entities',
+      summary: 'Search legal entities',
+      description: `IDs of the legal entities matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. companyName: case-insensitive substring; registrationNumber, glei, externalID: exact, case-insensitive; duns: ignoring leading zeros; phone: digits only; email: the primary contact's, case-insensitive.`,
+      tag: 'Entities',
+      auth: 'caller',
+      query: legalEntitySearchQuerySchema,
+      response: {
+        status: 200,
+        schema: searchResponseSchema,
+        description: 'Matching legal-entity IDs',
+      },
+      errors: [400],
+    },
+    ({ query }) => searchLegalEntities(db, query),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/legal-entities/:id',
+      summary: 'Get a legal entity',
+      description:
+        'With its corporateVerifications, supportingDocuments (metadata), linkedEntities (primary contact first) and kycMetaData.',
+      tag: 'Entities',
+      auth: 'caller',
+      params: idParamsSchema,
+      response: { status: 200, schema: legalEntityResponseSchema, description: 'The legal entity' },
+      errors: [404],
+    },
+    ({ params }) => getLegalEntity(db, params.id),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/natural-persons/:id',
+      summary: 'Get a natural person',
+      description:
+        'With kycMetaData, personalInformation (linkedEntities: the legal entities the person is tied to) and supportingDocuments (metadata).',
+      tag: 'Entities',
+      auth: 'caller',
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: naturalPersonResponseSchema,
+        description: 'The natural person',
+      },
+      errors: [404],
+    },
+    ({ params }) => getNaturalPerson(db, params.id),
+  );
+
+  // Its own context so that the JSON-only hook and the larger body limit touch no other route.
+  void app.register((create, _options, done) => {
+    create.addHook('onRequest', requireJsonBody);
+    defineRoute(
+      create,
+      {
+        method: 'POST',
+        url: '/entities/legal-entities',
+        summary: 'Create a legal entity',
+        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber and country as an existing entity: 409. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
+        tag: 'Entities',
+        auth: 'caller',
+        body: legalEntityCreateSchema,
+        bodyLimit: CREATE_BODY_LIMIT,
+        response: {
+          status: CREATED_STATUS,
+          schema: legalEntityResponseSchema,
+          description: 'The created legal entity',
+        },
+        errors: [400, 409, 413, 415, 422],
+      },
+      async ({ body, request, reply }) => {
+        const key = idempotencyKeyOf(request);
+        const outcome = await createLegalEntity(
+          services,
+          body,
+          key === undefined
+            ? undefined
+            : {
+                accountId: callerOf(request).accountId,
+                key,
+                requestHash: requestHashOf(request.body),
+              },
+        );
+        if (outcome.kind === 'created') return outcome.entity;
+        await reply
+          .code(outcome.statusCode)
+          .header('Idempotent-Replayed', 'true')
+          .type('application/json; charset=utf-8')
+          .send(outcome.body);
+        return undefined;
+      },
+    );
+    done();
+  });
+}

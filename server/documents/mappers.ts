@@ -1,0 +1,24 @@
+import type { DocumentDetail, DocumentMetadata } from '../../src/contract/entities.ts';
+import type { DocumentRow } from '../db/schema.ts';
+
+export function documentMetadataOf(row: DocumentRow): DocumentMetadata {
+  return {
+    documentId: row.id,
+    fileName: row.file_name,
+    type: row.type,
+    description: row.description,
+    dateReceived: row.date_received,
+    documentApproved: row.approved === 1,
+    mimeType: row.mime_type,
+    fileSize: row.file_size,
+  };
+}
+
+export function documentDetailOf(row: DocumentRow, bytes: Buffer): DocumentDetail {
+  return {
+    ...documentMetadataOf(row),
+    mimeType: row.mime_type,
+    fileSize: row.file_size,
+    file: bytes.toString('base64'),
+  };
+}

@@ -1,0 +1,230 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
+import type { Db } from '../db/database.ts';
+import type {
+  Database,
+  EntityRow,
+  LegalEntityRow,
+  NaturalPersonRow,
+  VerificationRow,
+} from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+
+export type EntityLinkRow = Selectable<Database['entity_links']>;
+export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
+
+/** Search criteria already normalised by the service (DUNS padded, phone reduced to digits). */
+export interface LegalEntitySearch {
+  companyNameContains?: string;
+  registrationNumber?: string;
+  glei?: string;
+  externalId?: string;
+  duns?: string;
+  phoneDigits?: string;
+  primaryContactEmail?: string;
+}
+
+export interface NewLegalEntity {
+  entity: EntityRow;
+  legalEntity: LegalEntityRow;
+  verifications: VerificationRow[];
+  primaryContact?: { entity: EntityRow; person: NaturalPersonRow };
+}
+
+export const MAX_SEARCH_RESULTS = 500;
+
+/** `%` and `_` in user input match themselves, not any characters. */
+function likePatternContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** Case-insensitive equality that the `collate nocase` indexes serve; a PostgreSQL dialect would use lower() = lower(). */
+function equalsIgnoringCase(column: string, value: string): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} = ${value} collate nocase`;
+}
+
+/** The only place with SQL for entities, their links, verifications and idempotency keys. */
+export function entitiesRepository(db: Db) {
+  return {
+    /** Runs `work` in one transaction, with repositories bound to it. */
+    inTransaction<T>(work: (transaction: Db) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
+    /** One page ordered by (created_at, id); served by the (kind, created_at, id) and (created_at, id) indexes. */
+    listPage(page: {
+      kind: 'legal' | 'person' | undefined;
+      descending: boolean;
+      limit: number;
+      offset: number;
+    }): Promise<EntityRow[]> {
+      const direction = page.descending ? 'desc' : 'asc';
+      let query = db.selectFrom('entities').selectAll();
+      if (page.kind) query = query.where('kind', '=', page.kind);
+      return query
+        .orderBy('created_at', direction)
+        .orderBy('id', direction)
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    },
+
+    findEntity(id: string): Promise<EntityRow | undefined> {
+      return db.selectFrom('entities').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    legalEntitiesByIds(ids: readonly string[]): Promise<LegalEntityRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('legal_entities').selectAll().where('entity_id', 'in', ids).execute();
+    },
+
+    naturalPersonsByIds(ids: readonly string[]): Promise<NaturalPersonRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('natural_persons').selectAll().where('entity_id', 'in', ids).execute();
+    },
+
+    /** Links of these legal entities, the primary contact first. */
+    linksOfLegalEntities(ids: readonly string[]): Promise<EntityLinkRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('entity_links')
+        .selectAll()
+        .where('legal_entity_id', 'in', ids)
+        .orderBy((eb) => eb.case().when('relationship', '=', PRIMARY_CONTACT).then(0).else(1).end())
+        .orderBy('relationship')
+        .orderBy('person_id')
+        .execute();
+    },
+
+    linksOfPersons(ids: readonly string[]): Promise<EntityLinkRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('entity_links')
+        .selectAll()
+        .where('person_id', 'in', ids)
+        .orderBy('relationship')
+        .orderBy('legal_entity_id')
+        .execute();
+    },
+
+    verificationsOf(legalEntityIds: readonly string[]): Promise<VerificationRow[]> {
+      if (legalEntityIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('verifications')
+        .selectAll()
+        .where('legal_entity_id', 'in', legalEntityIds)
+        .orderBy('verification_date')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+
+    /** IDs of the legal entities matching every given criterion, oldest first. */
+    async searchLegalEntities(search: LegalEntitySearch): Promise<string[]> {
+      const rows = await db
+        .selectFrom('legal_entities')
+        .innerJoin('entities', 'entities.id', 'legal_entities.entity_id')
+        .select('legal_entities.entity_id')
+        .where((eb: ExpressionBuilder<Database, 'legal_entities' | 'entities'>) => {
+          const conditions: Expression<SqlBool>[] = [];
+          if (search.companyNameContains !== undefined) {
+            const pattern = likePatternContaining(search.companyNameContains.toLowerCase());
+            conditions.push(
+              sql<SqlBool>`lower(${sql.ref('legal_entities.company_name')}) like ${pattern} escape '\\'`,
+            );
+          }
+          if (search.registrationNumber !== undefined) {
+            conditions.push(
+              equalsIgnoringCase('legal_entities.registration_number', search.registrationNumber),
+            );
+          }
+          if (search.glei !== undefined) {
+            conditions.push(equalsIgnoringCase('legal_entities.glei', search.glei));
+          }
+          if (search.externalId !== undefined) {
+            conditions.push(equalsIgnoringCase('entities.external_id', search.externalId));
+          }
+          if (search.duns !== undefined) {
+            conditions.push(eb('legal_entities.duns', '=', search.duns));
+          }
+          if (search.phoneDigits !== undefined) {
+            conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
+          }
+          if (search.primaryContactEmail !== undefined) {
+            const email = search.primaryContactEmail;
+            conditions.push(
+              eb.exists(
+                eb
+                  .selectFrom('entity_links')
+                  .innerJoin(
+                    'natural_persons',
+                    'natural_persons.entity_id',
+                    'entity_links.person_id',
+                  )
+                  .select('entity_links.person_id')
+                  .whereRef('entity_links.legal_entity_id', '=', 'legal_entities.entity_id')
+                  .where('entity_links.relationship', '=', PRIMARY_CONTACT)
+                  .where(() => equalsIgnoringCase('natural_persons.email', email)),
+              ),
+            );
+          }
+          return eb.and(conditions);
+        })
+        .orderBy('entities.created_at')
+        .orderBy('entities.id')
+        .limit(MAX_SEARCH_RESULTS)
+        .execute();
+      return rows.map((row) => row.entity_id);
+    },
+
+    /** The legal entity with this registration number (any case) in this country, if any. */
+    async findByRegistration(registrationNumber: string, country: string) {
+      const row = await db
+        .selectFrom('legal_entities')
+        .select('entity_id')
+        .where(() => equalsIgnoringCase('registration_number', registrationNumber))
+        .where('country', '=', country)
+        .executeTakeFirst();
+      return row?.entity_id;
+    },
+
+    /** Inserts the legal entity, its verifications and its primary contact; call inside a transaction. */
+    async insertLegalEntity(records: NewLegalEntity) {
+      const contact = records.primaryContact;
+      await db
+        .insertInto('entities')
+        .values(contact ? [records.entity, contact.entity] : [records.entity])
+        .execute();
+      await db.insertInto('legal_entities').values(records.legalEntity).execute();
+      if (records.verifications.length > 0) {
+        await db.insertInto('verifications').values(records.verifications).execute();
+      }
+      if (contact) {
+        await db.insertInto('natural_persons').values(contact.person).execute();
+        await db
+          .insertInto('entity_links')
+          .values({
+            legal_entity_id: records.entity.id,
+            person_id: contact.entity.id,
+            relationship: PRIMARY_CONTACT,
+          })
+          .execute();
+      }
+    },
+
+    findIdempotencyKey(accountId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
+      return db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+    },
+
+    async insertIdempotencyKey(row: IdempotencyKeyRow) {
+      await db.insertInto('idempotency_keys').values(row).execute();
+    },
+  };
+}
+
+export type EntitiesRepository = ReturnType<typeof entitiesRepository>;
