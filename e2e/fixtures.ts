@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+export interface KycServer {
+  baseUrl: string;
+  dataDir: string;
+  demo: { username: string; password: string };
+}
+
+interface WorkerFixtures {
+  /** Extra environment for this file's server, e.g. `{ TOKEN_TTL_SECONDS: '150' }`. */
+  serverEnv: Record<string, string>;
+  smtp: { url: string; messages: ReceivedMail[] };
+  kyc: KycServer;
+}
+
+/** A real SMTP server on loopback that keeps what it receives. */
+async function startSmtp(): Promise<{ server: SMTPServer; url: string; messages: ReceivedMail[] }> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { server, url: `smtp://127.0.0.1:${port}`, messages };
+}
+
+/** Starts `server/main.ts` (the real server, serving the built console) on a fresh DATA_DIR. */
+async function startKycServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; server: KycServer }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-e2e-'));
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const server = await new Promise<KycServer>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
+      const demo = /Sign in as "([^"]+)" with password: (\S+)/.exec(output);
+      if (url && demo?.[1] && demo[2]) {
+        clearTimeout(timer);
+        resolve({ baseUrl: url, dataDir, demo: { username: demo[1], password: demo[2] } });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${String(code)}:\n${output}`));
+    });
+  });
+  return { child, server };
+}
+
+export const test = base.extend<{ axe: () => Promise<void> }, WorkerFixtures>({
+  serverEnv: [{}, { scope: 'worker', option: true }],
+  smtp: [
+    async ({}, use) => {
+      const { server, url, messages } = await startSmtp();
+      await use({ url, messages });
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    { scope: 'worker' },
+  ],
+  kyc: [
+    async ({ serverEnv, smtp }, use) => {
+      const { child, server } = await startKycServer({ SMTP_URL: smtp.url, ...serverEnv });
+      await use(server);
+      child.kill('SIGTERM');
+      fs.rmSync(server.dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ kyc }, use) => {
+    await use(kyc.baseUrl);
+  },
+  /** Fails on any serious or critical accessibility violation of the page as it is now. */
+  axe: async ({ page }, use) => {
+    await use(async () => {
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter(
+        (v) => v.impact === 'serious' || v.impact === 'critical',
+      );
+      expect(
+        serious.map(
+          (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+        ),
+      ).toEqual([]);
+    });
+  },
+});
+
+export { expect };
+
+/** Signs in through the real sign-in page. */
+export async function signIn(page: Page, kyc: KycServer, next = '/entities') {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Username').fill(kyc.demo.username);
+  await page.getByLabel('Password').fill(kyc.demo.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(new RegExp(`${next.replace(/[/?]/g, '\\$&')}`));
+}
