@@ -1,0 +1,74 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { ClientUpdateConfigTable, ClientUpdateRequestTable } from '../db/schema.ts';
+
+export type ClientUpdateConfigRow = Selectable<ClientUpdateConfigTable>;
+export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable>;
+
+export interface LinkedPerson {
+  id: string;
+  firstName: string;
+  middleName: string | null;
+  lastName: string;
+  email: string | null;
+}
+
+/** The only place with SQL for client updates. */
+export function clientUpdatesRepository(db: Db) {
+  return {
+    listConfigs(): Promise<ClientUpdateConfigRow[]> {
+      return db.selectFrom('client_update_configs').selectAll().orderBy('config_id').execute();
+    },
+
+    findConfig(configId: number): Promise<ClientUpdateConfigRow | undefined> {
+      return db
+        .selectFrom('client_update_configs')
+        .selectAll()
+        .where('config_id', '=', configId)
+        .executeTakeFirst();
+    },
+
+    async legalEntityExists(entityId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('legal_entities')
+        .select('entity_id')
+        .where('entity_id', '=', entityId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The natural person if linked to the legal entity under any relationship. */
+    findLinkedPerson(legalEntityId: string, personId: string): Promise<LinkedPerson | undefined> {
+      return db
+        .selectFrom('entity_links')
+        .innerJoin('natural_persons', 'natural_persons.entity_id', 'entity_links.person_id')
+        .select([
+          'natural_persons.entity_id as id',
+          'natural_persons.first_name as firstName',
+          'natural_persons.middle_name as middleName',
+          'natural_persons.last_name as lastName',
+          'natural_persons.email as email',
+        ])
+        .where('entity_links.legal_entity_id', '=', legalEntityId)
+        .where('entity_links.person_id', '=', personId)
+        .limit(1)
+        .executeTakeFirst();
+    },
+
+    async insertRequest(row: Insertable<ClientUpdateRequestTable>): Promise<void> {
+      await db.insertInto('client_update_requests').values(row).execute();
+    },
+
+    listRequests(entityId: string): Promise<ClientUpdateRequestRow[]> {
+      return db
+        .selectFrom('client_update_requests')
+        .selectAll()
+        .where('entity_id', '=', entityId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+  };
+}
+
+export type ClientUpdatesRepository = ReturnType<typeof clientUpdatesRepository>;

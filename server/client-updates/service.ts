@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  ClientUpdateConfig,
+  ClientUpdateRecord,
+  ClientUpdateRequest,
+} from '../../src/contract/client-updates.ts';
+import type { FieldError } from '../../src/contract/common.ts';
+import { ApiError } from '../http/errors.ts';
+import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
+import type { AppServices } from '../services.ts';
+import { renderClientUpdateEmail } from './email.ts';
+import {
+  clientUpdatesRepository,
+  type ClientUpdateRequestRow,
+  type LinkedPerson,
+} from './repository.ts';
+
+export interface ClientUpdateAccepted {
+  requestId: string;
+  recipientEmail: string;
+  sentAt: string;
+}
+
+const OUTBOX_FAILURE = 'The message could not be written to the outbox.';
+
+function fullName(person: LinkedPerson): string {
+  return [person.firstName, person.middleName, person.lastName]
+    .filter((part): part is string => Boolean(part?.trim()))
+    .join(' ');
+}
+
+function toRecord(row: ClientUpdateRequestRow): ClientUpdateRecord {
+  return {
+    requestId: row.id,
+    entityId: row.entity_id,
+    recipientId: row.recipient_id,
+    recipientEmail: row.recipient_email,
+    configId: row.config_id,
+    subject: row.subject,
+    domain: row.domain,
+    status: row.status,
+    error: row.error,
+    requestedBy: row.requested_by,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  };
+}
+
+function unknownLegalEntity(entityId: string): ApiError {
+  return new ApiError(404, `No legal entity with id ${entityId}.`);
+}
+
+export function clientUpdateService(services: AppServices, mailer: Mailer) {
+  const repository = clientUpdatesRepository(services.db);
+
+  return {
+    async listConfigs(): Promise<ClientUpdateConfig[]> {
+      const rows = await repository.listConfigs();
+      return rows.map((row) => ({
+        configId: row.config_id,
+        name: row.name,
+        description: row.description,
+        defaultSubject: row.default_subject,
+        defaultMessage: row.default_message,
+        defaultDomain: services.config.portalDomain,
+      }));
+    },
+
+    /** Sends the e-mail and records the attempt, whether it was delivered or not. */
+    async requestUpdate(
+      entityId: string,
+      body: ClientUpdateRequest,
+      context: { requestedBy: string; log: FastifyBaseLogger },
+    ): Promise<ClientUpdateAccepted> {
+      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+
+      const [config, recipient] = await Promise.all([
+        repository.findConfig(body.configId),
+        repository.findLinkedPerson(entityId, body.recepientId),
+      ]);
+      if (!recipient || !config) {
+        const fieldErrors: FieldError[] = [
+          ...(recipient
+            ? []
+            : [
+                {
+                  field: 'recepientId',
+                  message: 'The recipient must be a natural person linked to this legal entity.',
+                },
+              ]),
+          ...(config
+            ? []
+            : [
+                {
+                  field: 'configId',
+                  message: `No e-mail configuration ${body.configId}; GET /api/v2/client-update-configs lists them.`,
+                },
+              ]),
+        ];
+        const message = fieldErrors.map((e) => `Invalid field ${e.field}: ${e.message}`).join(' ');
+        throw new ApiError(400, message, fieldErrors);
+      }
+      if (!recipient.email) {
+        throw new ApiError(
+          409,
+          'The recipient has no e-mail address on record. Add one to the person or choose another recipient.',
+          [{ field: 'recepientId', message: 'This person has no e-mail address.' }],
+        );
+      }
+
+      const requestId = randomUUID();
+      const createdAt = services.now().toISOString();
+      const email = renderClientUpdateEmail({
+        requestId,
+        domain: body.domain,
+        subject: body.emailSubject,
+        message: body.emailMessage,
+      });
+      const record = {
+        id: requestId,
+        entity_id: entityId,
+        recipient_id: recipient.id,
+        recipient_email: recipient.email,
+        config_id: config.config_id,
+        subject: body.emailSubject,
+        message: body.emailMessage,
+        domain: body.domain,
+        requested_by: context.requestedBy,
+        created_at: createdAt,
+      };
+
+      try {
+        await mailer.send({
+          id: requestId,
+          from: services.config.mailFrom,
+          to: { name: fullName(recipient), address: recipient.email },
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: { 'X-KYC-Desk-Request-Id': requestId },
+        });
+      } catch (error) {
+        const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
+        await repository.insertRequest({
+          ...record,
+          status: 'failed',
+          error: delivery,
+          sent_at: null,
+        });
+        context.log.warn(
+          { requestId, entityId, via: mailer.via },
+          `client update e-mail not delivered: ${delivery}`,
+        );
+        if (error instanceof MailDeliveryError) {
+          throw new ApiError(502, `The mail server did not accept the message: ${delivery}`);
+        }
+        throw error;
+      }
+
+      const sentAt = services.now().toISOString();
+      await repository.insertRequest({ ...record, status: 'sent', error: null, sent_at: sentAt });
+      return { requestId, recipientEmail: recipient.email, sentAt };
+    },
+
+    async history(entityId: string): Promise<ClientUpdateRecord[]> {
+      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+      const rows = await repository.listRequests(entityId);
+      return rows.map(toRecord);
+    },
+  };
+}
