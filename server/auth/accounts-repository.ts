@@ -80,12 +80,18 @@ export function accountsRepository(db: Db) {
       });
     },
 
-    async insertSession(session: { jti: string; accountId: string; expiresAt: number }) {
+    /** `nowSeconds` comes from the service clock, the one that set `expiresAt`. */
+    async insertSession(session: {
+      jti: string;
+      accountId: string;
+      expiresAt: number;
+      nowSeconds: number;
+    }) {
       await db.transaction().execute(async (trx) => {
         // Expired rows are dead weight; clearing them here keeps the table small without a timer.
         await trx
           .deleteFrom('sessions')
-          .where('expires_at', '<', Math.floor(Date.now() / 1000) - 3600)
+          .where('expires_at', '<', session.nowSeconds - 3600)
           .execute();
         await trx
           .insertInto('sessions')

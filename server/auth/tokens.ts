@@ -16,7 +16,12 @@ export async function issueToken(services: AppServices, account: AccountRow) {
     .setExpirationTime(expiresAt)
     .setJti(jti)
     .sign(services.signingKey);
-  await accountsRepository(services.db).insertSession({ jti, accountId: account.id, expiresAt });
+  await accountsRepository(services.db).insertSession({
+    jti,
+    accountId: account.id,
+    expiresAt,
+    nowSeconds: issuedAt,
+  });
   return { token, expiresAt: new Date(expiresAt * 1000).toISOString() };
 }
 
