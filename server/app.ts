@@ -82,6 +82,17 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   await app.register(
     (v2, _options, done) => {
       v2.addHook('onRequest', authenticateCaller(services));
+      // A 404 of its own makes unknown /api/v2 paths pass authentication first (401 before 404).
+      v2.setNotFoundHandler((request, reply) =>
+        reply
+          .code(404)
+          .send(
+            errorEnvelope(
+              404,
+              `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+            ),
+          ),
+      );
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
