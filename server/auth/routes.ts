@@ -1,5 +1,129 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  credentialsSchema,
+  tokenResponseSchema,
+  tokenValidResponseSchema,
+} from '../../src/contract/auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
+import { accountsRepository } from './accounts-repository.ts';
+import { bearerTokenOf } from './authenticate.ts';
+import { signInThrottle } from './rate-limit.ts';
+import { generatePassword, hashPassword, verifyPassword } from './secrets.ts';
+import { issueToken, verifyToken } from './tokens.ts';
 
-/** STUB (owned by the auth work): POST /api/gettoken, GET /api/tokenvalid. */
-export function registerAuthRoutes(_app: FastifyInstance, _services: AppServices): void {}
+const FORM_MEDIA_TYPES = ['multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/** One message for an unknown user, a wrong password and a disabled account alike. */
+const INVALID_CREDENTIALS = 'The username or password is incorrect, or the account is disabled.';
+
+/** POST /api/gettoken and GET /api/tokenvalid; both answer bare objects, errors as the envelope. */
+export function registerAuthRoutes(app: FastifyInstance, services: AppServices): void {
+  const accounts = accountsRepository(services.db);
+  const throttle = signInThrottle(services.now);
+  // Unknown users are checked against this hash so they take as long as known ones.
+  const unknownUserHash = hashPassword(generatePassword());
+
+  // A scope of its own, so these hooks run for the sign-in route only.
+  void app.register((scope, _options, scopeReady) => {
+    // Before the body is parsed, so a JSON body is refused as 415 rather than read.
+    scope.addHook('onRequest', (request, _reply, done) => {
+      done(unsupportedMediaTypeOf(request));
+    });
+    scope.addHook('preValidation', (request, _reply, done) => {
+      request.body = canonicalCredentials(request.body);
+      done();
+    });
+
+    defineRoute(
+      scope,
+      {
+        method: 'POST',
+        url: '/gettoken',
+        summary: 'Sign in: exchange a username and password for a JWT',
+        description:
+          'Form fields `Username` and `Password` (lower-case names accepted too), sent as ' +
+          '`multipart/form-data` or `application/x-www-form-urlencoded`. The JWT (HS256) is valid ' +
+          'for TOKEN_TTL_SECONDS (default 1200). Failed sign-ins are limited per username and per ' +
+          'client address; over the limit the answer is 429 with `Retry-After`.',
+        tag: 'Authentication',
+        auth: 'none',
+        body: credentialsSchema,
+        bodyMediaTypes: FORM_MEDIA_TYPES,
+        bare: true,
+        response: { status: 200, schema: tokenResponseSchema, description: 'A new JWT' },
+        errors: [400, 401, 415, 429],
+      },
+      async ({ body, request, reply }) => {
+        const start = throttle.begin(body.Username, request.ip);
+        if (!start.allowed) {
+          throw new ApiError(
+            429,
+            `Too many failed sign-ins. Try again in ${start.retryAfterSeconds} seconds.`,
+            [],
+            { 'Retry-After': String(start.retryAfterSeconds) },
+          );
+        }
+        const account = await accounts.findByUsername(body.Username);
+        const passwordMatches = await verifyPassword(
+          body.Password,
+          account?.password_hash ?? (await unknownUserHash),
+        );
+        if (!account || account.disabled || !passwordMatches) {
+          throw new ApiError(401, INVALID_CREDENTIALS);
+        }
+        throttle.succeeded(start.attempt);
+        reply.header('Cache-Control', 'no-store');
+        return issueToken(services, account);
+      },
+    );
+    scopeReady();
+  });
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/tokenvalid',
+      summary: 'Check that a JWT is valid and not expired',
+      description: 'Send the token as `Authorization: Bearer <JWT>`.',
+      tag: 'Authentication',
+      auth: 'token',
+      bare: true,
+      response: {
+        status: 200,
+        schema: tokenValidResponseSchema,
+        description: 'The token is valid; `expiresAt` says until when',
+      },
+    },
+    async ({ request, reply }) => {
+      const token = bearerTokenOf(request);
+      if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
+      const verified = await verifyToken(services, token);
+      if (!verified) throw new ApiError(401, 'The token is invalid or has expired. Sign in again.');
+      reply.header('Cache-Control', 'no-store');
+      return { isTokenValid: true, expiresAt: verified.expiresAt };
+    },
+  );
+}
+
+/** A 415 unless the body is one of the form encodings. */
+function unsupportedMediaTypeOf(request: FastifyRequest): ApiError | undefined {
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType && FORM_MEDIA_TYPES.includes(mediaType)) return undefined;
+  return new ApiError(
+    415,
+    'Send the credentials as multipart/form-data or application/x-www-form-urlencoded.',
+  );
+}
+
+/** `Username`/`Password` from either spelling; an absent field becomes '' so the 400 names it. */
+function canonicalCredentials(body: unknown): { Username: unknown; Password: unknown } {
+  const fields: Record<string, unknown> =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return {
+    Username: fields.Username ?? fields.username ?? '',
+    Password: fields.Password ?? fields.password ?? '',
+  };
+}
