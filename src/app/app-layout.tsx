@@ -1,6 +1,190 @@
-import { Outlet } from 'react-router';
+import {
+  Anchor,
+  AppShell,
+  Burger,
+  Button,
+  Group,
+  NavLink as MantineNavLink,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import {
+  IconBuildingPlus,
+  IconListDetails,
+  IconLogout,
+  IconSearch,
+  IconShieldCheck,
+  IconUserCircle,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
+import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts';
+import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
+import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
+import { useSession } from '../features/auth/session/session-store.ts';
+import classes from './app-layout.module.css';
+import { paths } from './paths.ts';
+import { RequireAuth } from './require-auth.tsx';
 
-/** STUB: replaced by the auth work (app shell, navigation, user, sign-out, RequireAuth). */
+// Before any page under the shell renders and asks for data.
+connectSessionToApiClient();
+
+const MAIN_ID = 'main-content';
+
+interface NavItem {
+  label: string;
+  to: string;
+  icon: ReactNode;
+}
+
+const navItems: NavItem[] = [
+  { label: 'Entities', to: paths.entities, icon: <IconListDetails size={18} aria-hidden /> },
+  { label: 'Search', to: paths.search, icon: <IconSearch size={18} aria-hidden /> },
+  {
+    label: 'Onboard legal entity',
+    to: paths.onboard,
+    icon: <IconBuildingPlus size={18} aria-hidden />,
+  },
+];
+
+/** `page` on the section's own page, `true` on a page inside it (an entity under Entities). */
+function currentness(pathname: string, to: string): 'page' | 'true' | undefined {
+  if (pathname === to) return 'page';
+  return pathname.startsWith(`${to}/`) ? 'true' : undefined;
+}
+
+/** The signed-in frame around every page: header, navigation, user, sign-out, re-sign-in. */
 export function AppLayout() {
-  return <Outlet />;
+  return (
+    <RequireAuth>
+      <SignedInShell />
+    </RequireAuth>
+  );
+}
+
+function SignedInShell() {
+  useSessionMonitor();
+  const session = useSession();
+  const signOut = useSignOut();
+  const { pathname } = useLocation();
+  const [navOpened, nav] = useDisclosure(false);
+
+  return (
+    <>
+      <a
+        href={`#${MAIN_ID}`}
+        className={classes.skipLink}
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById(MAIN_ID)?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: true } }}
+        padding="lg"
+      >
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="lg" wrap="nowrap">
+              <Burger
+                opened={navOpened}
+                onClick={nav.toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="Toggle navigation"
+                aria-expanded={navOpened}
+              />
+              <Anchor
+                component={Link}
+                to={paths.entities}
+                underline="never"
+                c="inherit"
+                fw={700}
+                size="lg"
+              >
+                <Group gap={6} wrap="nowrap">
+                  <IconShieldCheck
+                    size={24}
+                    stroke={1.75}
+                    color="var(--mantine-color-indigo-6)"
+                    aria-hidden
+                  />
+                  KYC Desk
+                </Group>
+              </Anchor>
+              <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
+                {navItems.map((item) => {
+                  const current = currentness(pathname, item.to);
+                  return (
+                    <Button
+                      key={item.to}
+                      component={Link}
+                      to={item.to}
+                      aria-current={current}
+                      variant={current ? 'light' : 'subtle'}
+                      color={current ? undefined : 'gray'}
+                      leftSection={item.icon}
+                    >
+                      {item.label}
+                    </Button>
+                  );
+                })}
+              </Group>
+            </Group>
+            <Group gap="md" wrap="nowrap">
+              <Group gap={6} wrap="nowrap" visibleFrom="md">
+                <IconUserCircle size={20} stroke={1.5} aria-hidden />
+                <Text size="sm" fw={500} truncate maw={220}>
+                  <VisuallyHidden>Signed in as </VisuallyHidden>
+                  {session?.displayName}
+                </Text>
+              </Group>
+              <Button
+                variant="default"
+                leftSection={<IconLogout size={18} aria-hidden />}
+                onClick={signOut}
+              >
+                Sign out
+              </Button>
+            </Group>
+          </Group>
+        </AppShell.Header>
+
+        <AppShell.Navbar p="sm" hiddenFrom="sm">
+          {navOpened && (
+            <nav aria-label="Main">
+              {navItems.map((item) => {
+                const current = currentness(pathname, item.to);
+                return (
+                  <MantineNavLink
+                    key={item.to}
+                    component={Link}
+                    to={item.to}
+                    label={item.label}
+                    leftSection={item.icon}
+                    active={Boolean(current)}
+                    aria-current={current}
+                    onClick={nav.close}
+                  />
+                );
+              })}
+              <Text size="sm" c="dimmed" px="sm" mt="md">
+                Signed in as {session?.displayName}
+              </Text>
+            </nav>
+          )}
+        </AppShell.Navbar>
+
+        <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+      <ReSignInDialog onSignOut={signOut} />
+    </>
+  );
 }

@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useSessionState } from '../features/auth/session/session-store.ts';
+import { paths } from './paths.ts';
+
+/**
+ * Routes under the shell need a session. Without one, the sign-in page opens with `?next=` set to
+ * the address asked for, so deep links land where they pointed; after "Sign out" it opens plain.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { session, signedOut } = useSessionState();
+  const location = useLocation();
+  if (session) return children;
+  const wanted = `${location.pathname}${location.search}${location.hash}`;
+  const target =
+    signedOut || wanted === paths.home
+      ? paths.login
+      : `${paths.login}?${new URLSearchParams({ next: wanted }).toString()}`;
+  return <Navigate to={target} replace />;
+}
