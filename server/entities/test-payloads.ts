@@ -14,11 +14,11 @@ export function validLei(): string {
 }
 
 /** A complete, valid create payload; `overrides` replace top-level parts. */
-export function legalEntityPayload(
-  overrides: Partial<LegalEntityCreateInput> & {
-    corporateInformation?: Partial<LegalEntityCreateInput['corporateInformation']>;
-  } = {},
-): LegalEntityCreateInput {
+export type PayloadOverrides = Omit<Partial<LegalEntityCreateInput>, 'corporateInformation'> & {
+  corporateInformation?: Partial<LegalEntityCreateInput['corporateInformation']>;
+};
+
+export function legalEntityPayload(overrides: PayloadOverrides = {}): LegalEntityCreateInput {
   const suffix = uniqueSuffix();
   const { corporateInformation, ...rest } = overrides;
   return {
@@ -72,4 +72,10 @@ export function postLegalEntity(
     headers: { 'Content-Type': 'application/json', ...init.headers },
     body: JSON.stringify(payload),
   });
+}
+
+/** A valid payload whose corporate information is changed, possibly to invalid values. */
+export function payloadWithCorporateInformation(fields: Record<string, unknown>) {
+  const payload = legalEntityPayload();
+  return { ...payload, corporateInformation: { ...payload.corporateInformation, ...fields } };
 }

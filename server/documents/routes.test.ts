@@ -1,0 +1,154 @@
+import crypto from 'node:crypto';
+import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import {
+  documentDetailResponseSchema,
+  documentListResponseSchema,
+  legalEntityResponseSchema,
+  type DocumentInput,
+  type LegalEntity,
+} from '../../src/contract/entities.ts';
+import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+/** Each file with the MIME type the server must record for it. */
+const files: { input: Omit<DocumentInput, 'file'>; bytes: Buffer; mimeType: string }[] = [
+  {
+    input: { fileName: 'statement.pdf', type: 'Bank Statement', description: 'March' },
+    bytes: Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(2000)]),
+    mimeType: 'application/pdf',
+  },
+  {
+    input: { fileName: 'passport.jpg', type: 'Proof of Identity' },
+    bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(500)]),
+    mimeType: 'image/jpeg',
+  },
+  {
+    input: { fileName: 'bill.data', type: 'Proof of Address' },
+    bytes: Buffer.concat([Buffer.from('GIF89a'), crypto.randomBytes(100)]),
+    mimeType: 'image/gif',
+  },
+  {
+    input: { fileName: 'photo', type: 'Proof of Identity' },
+    bytes: Buffer.concat([
+      Buffer.from('RIFF'),
+      Buffer.from([0, 0, 0, 0]),
+      Buffer.from('WEBP'),
+      crypto.randomBytes(64),
+    ]),
+    mimeType: 'image/webp',
+  },
+  {
+    input: { fileName: 'wealth.DOCX', type: 'Proof of Wealth' },
+    bytes: Buffer.from('not really a word file'),
+    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  },
+  {
+    input: { fileName: 'notes', type: 'Other' },
+    bytes: Buffer.from([0, 1, 2, 3, 254, 255]),
+    mimeType: 'application/octet-stream',
+  },
+  {
+    input: { fileName: 'declared.bin', type: 'Other', mimeType: 'Application/X-Custom+JSON' },
+    bytes: Buffer.from('%PDF-but declared otherwise'),
+    mimeType: 'application/x-custom+json',
+  },
+  {
+    input: { fileName: 'scan.png', type: 'Certificate of Incorporation' },
+    bytes: Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      crypto.randomBytes(5 * 1024 * 1024),
+    ]),
+    mimeType: 'image/png',
+  },
+];
+
+let server: TestServer;
+let entity: LegalEntity;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const response = await postLegalEntity(
+    server,
+    legalEntityPayload({
+      supportingDocuments: files.map(({ input, bytes }) => ({
+        ...input,
+        file: bytes.toString('base64'),
+      })),
+    }),
+  );
+  expect(response.status, response.text).toBe(201);
+  entity = legalEntityResponseSchema.parse(response.body).data;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('GET /api/v2/entities/:id/documents', () => {
+  it('lists the metadata of every document, oldest first, without the bytes', async () => {
+    const response = await server.request(`/api/v2/entities/${entity.id}/documents`);
+    expect(response.status).toBe(200);
+    const documents = documentListResponseSchema.parse(response.body).data;
+    expect(documents).toEqual(entity.supportingDocuments);
+    expect(documents).toHaveLength(files.length);
+    const order = documents.map((d) => `${d.dateReceived} ${d.documentId}`);
+    expect(order).toEqual([...order].sort());
+    for (const { input, bytes, mimeType } of files) {
+      const document = documents.find((d) => d.fileName === input.fileName);
+      expect(document).toEqual({
+        documentId: expect.any(String) as string,
+        fileName: input.fileName,
+        type: input.type,
+        description: input.description ?? null,
+        dateReceived: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) as string,
+        documentApproved: false,
+        mimeType,
+        fileSize: bytes.length,
+      });
+    }
+  });
+
+  it('lists no documents for the primary contact', async () => {
+    const contactId = entity.linkedEntities?.[0]?.entityID ?? '';
+    const response = await server.request(`/api/v2/entities/${contactId}/documents`);
+    expect(documentListResponseSchema.parse(response.body).data).toEqual([]);
+  });
+
+  it('answers 404 naming an unknown entity', async () => {
+    const unknown = crypto.randomUUID();
+    const response = await server.request(`/api/v2/entities/${unknown}/documents`);
+    expect(response.status).toBe(404);
+    expect(errorEnvelopeSchema.parse(response.body).message).toContain(unknown);
+  });
+});
+
+describe('GET /api/v2/documents/:id', () => {
+  it('returns every document byte for byte in base64', async () => {
+    for (const { input, bytes, mimeType } of files) {
+      const metadata = entity.supportingDocuments?.find((d) => d.fileName === input.fileName);
+      const response = await server.request(`/api/v2/documents/${metadata?.documentId ?? ''}`);
+      expect(response.status).toBe(200);
+      const detail = documentDetailResponseSchema.parse(response.body).data;
+      const { file, ...rest } = detail;
+      expect(rest).toEqual(metadata);
+      expect(detail.mimeType).toBe(mimeType);
+      const decoded = Buffer.from(file, 'base64');
+      expect(decoded.length).toBe(bytes.length);
+      expect(sha256(decoded)).toBe(sha256(bytes));
+    }
+  });
+
+  it('answers 404 naming an unknown document', async () => {
+    const unknown = crypto.randomUUID();
+    const response = await server.request(`/api/v2/documents/${unknown}`);
+    expect(response.status).toBe(404);
+    expect(errorEnvelopeSchema.parse(response.body).message).toContain(unknown);
+  });
+
+  it('answers 404 for an entity id used as a document id', async () => {
+    const response = await server.request(`/api/v2/documents/${entity.id}`);
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,446 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import {
+  documentDetailResponseSchema,
+  entityListResponseSchema,
+  legalEntityResponseSchema,
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+} from '../../src/contract/entities.ts';
+import { createAccount } from '../auth/accounts.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { CREATE_BODY_LIMIT } from './routes.ts';
+import {
+  legalEntityPayload,
+  payloadWithCorporateInformation,
+  postLegalEntity,
+  validLei,
+} from './test-payloads.ts';
+
+const CREATE_PATH = '/api/v2/entities/legal-entities';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function entityCount(): Promise<number> {
+  let count = 0;
+  for (;;) {
+    const response = await server.request(`/api/v2/entities?limit=100&start=${count}`);
+    const page = entityListResponseSchema.parse(response.body).data;
+    count += page.length;
+    if (page.length < 100) return count;
+  }
+}
+
+async function idsWithRegistration(registrationNumber: string): Promise<string[]> {
+  const response = await server.request(
+    `/api/v2/entities/legal-entities?registrationNumber=${encodeURIComponent(registrationNumber)}`,
+  );
+  return searchResponseSchema.parse(response.body).data;
+}
+
+describe('POST /api/v2/entities/legal-entities', () => {
+  it('creates the legal entity, its verifications, documents and primary contact', async () => {
+    const payload = legalEntityPayload({
+      supportingDocuments: [
+        {
+          fileName: 'address.png',
+          type: 'Proof of Address',
+          description: 'Utility bill',
+          file: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString(
+            'base64',
+          ),
+        },
+      ],
+    });
+    const before = await entityCount();
+    const response = await postLegalEntity(server, payload);
+    expect(response.status, response.text).toBe(201);
+    const entity = legalEntityResponseSchema.parse(response.body).data;
+    expect(response.body).toMatchObject({ code: 201, status: 'success', message: '' });
+    expect(entity.corporateInformation).toEqual({
+      ...payload.corporateInformation,
+      companyPhone: '+44 (20) 7946-0958',
+    });
+    expect(entity.corporateVerifications).toEqual([
+      { ...payload.corporateVerifications?.[0], id: expect.any(String) as string },
+    ]);
+    expect(entity.supportingDocuments).toEqual([
+      expect.objectContaining({
+        fileName: 'address.png',
+        type: 'Proof of Address',
+        description: 'Utility bill',
+        documentApproved: false,
+        mimeType: 'image/png',
+        fileSize: 11,
+      }),
+    ]);
+    expect(entity.supportingDocuments?.[0]?.dateReceived).toMatch(
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
+    );
+    expect(entity.kycMetaData?.createdDateTime).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/,
+    );
+    expect(await entityCount()).toBe(before + 2);
+
+    const contactId = entity.linkedEntities?.[0]?.entityID ?? '';
+    const contact = await server.request(`/api/v2/entities/natural-persons/${contactId}`);
+    expect(naturalPersonResponseSchema.parse(contact.body).data.personalInformation).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: payload.primaryContact?.email,
+      linkedEntities: [{ relationship: 'Primary Contact', entityID: entity.id }],
+    });
+
+    const fetched = await server.request(`/api/v2/entities/legal-entities/${entity.id}`);
+    expect(legalEntityResponseSchema.parse(fetched.body).data).toEqual(entity);
+  });
+
+  it('creates a minimal legal entity with defaults', async () => {
+    const response = await postLegalEntity(server, {
+      corporateInformation: {
+        companyName: 'Bare Ltd',
+        registrationNumber: 'BARE-1',
+        country: 'IE',
+      },
+    });
+    expect(response.status, response.text).toBe(201);
+    const entity = legalEntityResponseSchema.parse(response.body).data;
+    expect(entity).toMatchObject({
+      corporateInformation: {
+        companyName: 'Bare Ltd',
+        registrationNumber: 'BARE-1',
+        country: 'IE',
+        dateofIncorporation: null,
+        duns: '',
+        glei: '',
+        companyPhone: null,
+      },
+      corporateVerifications: [],
+      supportingDocuments: [],
+      linkedEntities: [],
+      kycMetaData: {
+        externalID: null,
+        kycStatus: 'New',
+        riskLevel: 'Medium',
+        nextKYCReview: null,
+        tags: [],
+      },
+    });
+  });
+
+  const brokenLei = (() => {
+    const lei = validLei();
+    return lei.slice(0, 18) + (lei.endsWith('00') ? '01' : '00');
+  })();
+
+  it.each([
+    ['corporateInformation.country', { country: 'XX' }],
+    ['corporateInformation.country', { country: 'gb' }],
+    ['corporateInformation.dateofIncorporation', { dateofIncorporation: '2023-02-30' }],
+    ['corporateInformation.dateofIncorporation', { dateofIncorporation: '17/05/2010' }],
+    ['corporateInformation.email', { email: 'not-an-email' }],
+    ['corporateInformation.duns', { duns: '12345678' }],
+    ['corporateInformation.duns', { duns: '1234567890' }],
+    ['corporateInformation.glei', { glei: brokenLei }],
+    ['corporateInformation.glei', { glei: 'SHORT' }],
+    ['corporateInformation.companyName', { companyName: ' ' }],
+    ['corporateInformation.registrationNumber', { registrationNumber: '' }],
+  ])('rejects a bad %s with a field error', async (field, overrides) => {
+    const before = await entityCount();
+    const response = await postLegalEntity(server, payloadWithCorporateInformation(overrides));
+    expect(response.status).toBe(400);
+    const body = errorEnvelopeSchema.parse(response.body);
+    expect(body.errors?.map((error) => error.field)).toContain(field);
+    expect(body.message).toContain(field);
+    expect(await entityCount()).toBe(before);
+  });
+
+  it('rejects a bad primary-contact e-mail and a bad verification date', async () => {
+    const payload = legalEntityPayload();
+    if (payload.primaryContact) payload.primaryContact.email = 'ada@';
+    const first = payload.corporateVerifications?.[0];
+    if (first) first.nextReviewDate = '2025-13-01';
+    const response = await postLegalEntity(server, payload);
+    expect(response.status).toBe(400);
+    const fields = errorEnvelopeSchema.parse(response.body).errors?.map((error) => error.field);
+    expect(fields).toEqual(
+      expect.arrayContaining(['primaryContact.email', 'corporateVerifications.0.nextReviewDate']),
+    );
+  });
+
+  it.each([
+    ['invalid base64', 'not base64!', 'not valid base64'],
+    ['base64 of the wrong length', 'QUJD=', 'not valid base64'],
+    ['an empty file', '', 'empty'],
+  ])('rejects %s in supportingDocuments.N.file', async (_case, file, message) => {
+    const payload = legalEntityPayload({
+      supportingDocuments: [
+        { fileName: 'ok.txt', type: 'Other', file: 'b2s=' },
+        { fileName: 'bad.txt', type: 'Other', file },
+      ],
+    });
+    const response = await postLegalEntity(server, payload);
+    expect(response.status).toBe(400);
+    const errors = errorEnvelopeSchema.parse(response.body).errors ?? [];
+    expect(errors).toEqual([
+      { field: 'supportingDocuments.1.file', message: expect.stringContaining(message) as string },
+    ]);
+  });
+
+  it('rejects an 11 MB file and accepts one of exactly 10 MB', async () => {
+    const tooLarge = legalEntityPayload({
+      supportingDocuments: [
+        {
+          fileName: 'big.bin',
+          type: 'Other',
+          file: Buffer.alloc(11 * 1024 * 1024, 7).toString('base64'),
+        },
+      ],
+    });
+    const rejected = await postLegalEntity(server, tooLarge);
+    expect(rejected.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(rejected.body).errors).toEqual([
+      { field: 'supportingDocuments.0.file', message: 'The file is larger than 10 MB.' },
+    ]);
+
+    const largest = legalEntityPayload({
+      supportingDocuments: [
+        {
+          fileName: 'ten.bin',
+          type: 'Other',
+          file: Buffer.alloc(10 * 1024 * 1024, 7).toString('base64'),
+        },
+      ],
+    });
+    const accepted = await postLegalEntity(server, largest);
+    expect(accepted.status).toBe(201);
+    const document = legalEntityResponseSchema.parse(accepted.body).data.supportingDocuments?.[0];
+    expect(document).toMatchObject({
+      fileSize: 10 * 1024 * 1024,
+      mimeType: 'application/octet-stream',
+    });
+  });
+
+  it('rejects a body that is not JSON, or JSON that is not an object', async () => {
+    const malformed = await server.request(CREATE_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"corporateInformation":',
+    });
+    expect(malformed.status).toBe(400);
+    errorEnvelopeSchema.parse(malformed.body);
+    const array = await postLegalEntity(server, []);
+    expect(array.status).toBe(400);
+  });
+
+  it.each([
+    ['text/plain', 'hello'],
+    ['application/x-www-form-urlencoded', 'companyName=Acme'],
+    ['multipart/form-data; boundary=x', '--x--'],
+  ])('answers 415 to Content-Type %s', async (contentType, body) => {
+    const response = await server.request(CREATE_PATH, {
+      method: 'POST',
+      headers: { 'Content-Type': contentType },
+      body,
+    });
+    expect(response.status).toBe(415);
+    expect(errorEnvelopeSchema.parse(response.body).message).toContain('application/json');
+  });
+
+  it('answers 415 to a POST without a Content-Type', async () => {
+    const response = await server.request(CREATE_PATH, { method: 'POST' });
+    expect(response.status).toBe(415);
+  });
+
+  it(`answers 413 to a body over ${CREATE_BODY_LIMIT / 1024 / 1024} MB`, async () => {
+    const url = new URL(CREATE_PATH, server.baseUrl);
+    const { status, body } = await new Promise<{ status: number; body: string }>(
+      (resolve, reject) => {
+        const request = http.request(url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': String(CREATE_BODY_LIMIT + 1),
+            'X-API-Key': server.account.apiKey,
+          },
+        });
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, body: text });
+            request.destroy();
+          });
+        });
+        request.on('error', reject);
+        // The server refuses on the declared length alone; it never needs the rest.
+        request.write('{"corporateInformation":');
+      },
+    );
+    expect(status).toBe(413);
+    expect(errorEnvelopeSchema.parse(JSON.parse(body))).toMatchObject({ code: 413 });
+  });
+
+  it('accepts a body above the default 1 MB limit', async () => {
+    const payload = legalEntityPayload({
+      supportingDocuments: [
+        {
+          fileName: 'scan.bin',
+          type: 'Other',
+          file: crypto.randomBytes(3 * 1024 * 1024).toString('base64'),
+        },
+      ],
+    });
+    expect((await postLegalEntity(server, payload)).status).toBe(201);
+  });
+
+  it('answers 409 naming the existing entity for the same registration number and country', async () => {
+    const payload = legalEntityPayload();
+    const first = await postLegalEntity(server, payload);
+    const existingId = legalEntityResponseSchema.parse(first.body).data.id;
+    const before = await entityCount();
+
+    const duplicate = legalEntityPayload({
+      corporateInformation: {
+        registrationNumber: payload.corporateInformation.registrationNumber.toLowerCase(),
+        country: 'GB',
+      },
+    });
+    const response = await postLegalEntity(server, duplicate);
+    expect(response.status).toBe(409);
+    expect(errorEnvelopeSchema.parse(response.body).message).toContain(existingId);
+    expect(await entityCount()).toBe(before);
+
+    const elsewhere = legalEntityPayload({
+      corporateInformation: {
+        registrationNumber: payload.corporateInformation.registrationNumber,
+        country: 'FR',
+      },
+    });
+    expect((await postLegalEntity(server, elsewhere)).status).toBe(201);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('returns the first response to a retry and creates nothing more', async () => {
+    const payload = legalEntityPayload();
+    const headers = { 'Idempotency-Key': `create-${crypto.randomUUID()}` };
+    const before = await entityCount();
+    const first = await postLegalEntity(server, payload, { headers });
+    expect(first.status).toBe(201);
+    const retry = await postLegalEntity(server, payload, { headers });
+    expect(retry.status).toBe(201);
+    expect(retry.text).toBe(first.text);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    legalEntityResponseSchema.parse(retry.body);
+    expect(await entityCount()).toBe(before + 2);
+    expect(await idsWithRegistration(payload.corporateInformation.registrationNumber)).toHaveLength(
+      1,
+    );
+
+    const sameKeyByToken = await postLegalEntity(server, payload, { headers, auth: 'token' });
+    expect(sameKeyByToken.text).toBe(first.text);
+  });
+
+  it('answers 422 to the same key with a different body and creates nothing', async () => {
+    const headers = { 'Idempotency-Key': `create-${crypto.randomUUID()}` };
+    expect((await postLegalEntity(server, legalEntityPayload(), { headers })).status).toBe(201);
+    const other = legalEntityPayload();
+    const response = await postLegalEntity(server, other, { headers });
+    expect(response.status).toBe(422);
+    expect(errorEnvelopeSchema.parse(response.body).message).toContain('Idempotency-Key');
+    expect(await idsWithRegistration(other.corporateInformation.registrationNumber)).toEqual([]);
+  });
+
+  it('keeps keys per account', async () => {
+    const key = `shared-${crypto.randomUUID()}`;
+    const mine = await postLegalEntity(server, legalEntityPayload(), {
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(mine.status).toBe(201);
+    const colleague = await createAccount(
+      server.app.services.db,
+      `colleague-${crypto.randomUUID().slice(0, 8)}`,
+    );
+    const theirs = await postLegalEntity(server, legalEntityPayload(), {
+      auth: 'none',
+      headers: { 'Idempotency-Key': key, 'X-API-Key': colleague.apiKey },
+    });
+    expect(theirs.status).toBe(201);
+    expect(legalEntityResponseSchema.parse(theirs.body).data.id).not.toBe(
+      legalEntityResponseSchema.parse(mine.body).data.id,
+    );
+  });
+
+  it('does not store failed requests under the key', async () => {
+    const headers = { 'Idempotency-Key': `fix-${crypto.randomUUID()}` };
+    const payload = legalEntityPayload();
+    const invalid = {
+      ...payload,
+      corporateInformation: { ...payload.corporateInformation, country: 'XX' },
+    };
+    expect((await postLegalEntity(server, invalid, { headers })).status).toBe(400);
+    expect((await postLegalEntity(server, payload, { headers })).status).toBe(201);
+  });
+
+  it('rejects a key longer than 200 characters', async () => {
+    const payload = legalEntityPayload();
+    const response = await postLegalEntity(server, payload, {
+      headers: { 'Idempotency-Key': 'k'.repeat(201) },
+    });
+    expect(response.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(response.body).errors?.[0]?.field).toBe('Idempotency-Key');
+    expect(await idsWithRegistration(payload.corporateInformation.registrationNumber)).toEqual([]);
+    const longest = await postLegalEntity(server, payload, {
+      headers: { 'Idempotency-Key': 'k'.repeat(200) },
+    });
+    expect(longest.status).toBe(201);
+  });
+});
+
+describe('persistence', () => {
+  it('keeps entities and documents across a restart on the same data directory', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-restart-'));
+    try {
+      const bytes = crypto.randomBytes(4096);
+      const first = await startTestServer({ dataDir });
+      const response = await postLegalEntity(
+        first,
+        legalEntityPayload({
+          supportingDocuments: [
+            { fileName: 'kept.bin', type: 'Other', file: bytes.toString('base64') },
+          ],
+        }),
+      );
+      const created = legalEntityResponseSchema.parse(response.body).data;
+      await first.close();
+
+      const second = await startTestServer({ dataDir });
+      try {
+        const fetched = await second.request(`/api/v2/entities/legal-entities/${created.id}`);
+        expect(legalEntityResponseSchema.parse(fetched.body).data).toEqual(created);
+        const documentId = created.supportingDocuments?.[0]?.documentId ?? '';
+        const document = await second.request(`/api/v2/documents/${documentId}`);
+        const detail = documentDetailResponseSchema.parse(document.body).data;
+        expect(Buffer.from(detail.file, 'base64').equals(bytes)).toBe(true);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
