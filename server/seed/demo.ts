@@ -1,8 +1,32 @@
+import { accountsRepository } from '../auth/accounts-repository.ts';
+import { createAccount } from '../auth/accounts.ts';
 import type { AppServices } from '../services.ts';
+import { createGenerator } from './generators.ts';
+import { seedRepository } from './seed-repository.ts';
 
-/** STUB (owned by the seed work): on an empty database, loads demo data and a demo account. */
-export function ensureDemoData(
-  _services: AppServices,
+export const DEMO_ACCOUNT = { username: 'demo', displayName: 'Demo Reviewer' } as const;
+
+/** Fixed so every fresh installation shows the same companies and people. */
+const DEMO_SEED = 20_240_611;
+const DEMO_LEGAL_ENTITIES = 160;
+const DEMO_NATURAL_PERSONS = 100;
+
+/**
+ * On an empty database (no entities, no `demo` account) loads the demo data set and creates the
+ * demo reviewer in one transaction; returns its one-time password, or null when nothing was done.
+ */
+export async function ensureDemoData(
+  services: AppServices,
 ): Promise<{ username: string; password: string } | null> {
-  return Promise.resolve(null);
+  return seedRepository(services.db).inTransaction(async (trx) => {
+    const seed = seedRepository(trx);
+    if (await seed.hasEntities()) return null;
+    if (await accountsRepository(trx).findByUsername(DEMO_ACCOUNT.username)) return null;
+    const generator = createGenerator({ seed: DEMO_SEED, now: services.now() });
+    await seed.insert(generator.batch(DEMO_LEGAL_ENTITIES, DEMO_NATURAL_PERSONS));
+    const account = await createAccount(trx, DEMO_ACCOUNT.username, {
+      displayName: DEMO_ACCOUNT.displayName,
+    });
+    return { username: account.username, password: account.password };
+  });
 }

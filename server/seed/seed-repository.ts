@@ -1,0 +1,51 @@
+import type { Db } from '../db/database.ts';
+import type { SeedRows } from './generators.ts';
+
+/** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const ROWS_PER_STATEMENT = 500;
+
+/** Bulk writes for demo and benchmark data; the only place with the seed's SQL. */
+export function seedRepository(db: Db) {
+  return {
+    async hasEntities(): Promise<boolean> {
+      const row = await db.selectFrom('entities').select('id').limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** `registration|COUNTRY` of every stored legal entity, registration lower-cased as the unique index compares it. */
+    async registrationKeys(): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('legal_entities')
+        .select(['registration_number', 'country'])
+        .execute();
+      return new Set(rows.map((row) => `${row.registration_number.toLowerCase()}|${row.country}`));
+    },
+
+    /** Inserts a batch in multi-row statements, parents before children; `db` may be a transaction. */
+    async insert(rows: SeedRows): Promise<number> {
+      const tables = [
+        ['entities', rows.entities],
+        ['legal_entities', rows.legalEntities],
+        ['natural_persons', rows.naturalPersons],
+        ['entity_links', rows.links],
+        ['verifications', rows.verifications],
+        ['documents', rows.documents],
+        ['document_contents', rows.documentContents],
+      ] as const;
+      let written = 0;
+      for (const [table, values] of tables) {
+        for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
+          const slice = values.slice(start, start + ROWS_PER_STATEMENT);
+          await db.insertInto(table).values(slice).execute();
+          written += slice.length;
+        }
+      }
+      return written;
+    },
+
+    /** Runs `work` in one transaction; build repositories on the `trx` it receives. */
+    inTransaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+  };
+}
