@@ -1,0 +1,73 @@
+import { Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
+import type { DocumentMetadata } from '../../../contract/entities.ts';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { ApprovalBadge } from './approval-badge.tsx';
+
+export function DocumentList({
+  documents,
+  onView,
+}: {
+  documents: DocumentMetadata[];
+  onView: (document: DocumentMetadata) => void;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table verticalSpacing="sm" striped highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">File name</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Received</Table.Th>
+            <Table.Th scope="col">Approval</Table.Th>
+            <Table.Th scope="col" ta="right">
+              Size
+            </Table.Th>
+            <Table.Th scope="col">
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {documents.map((document) => (
+            <Table.Tr key={document.documentId}>
+              <Table.Td>
+                <Stack gap={2}>
+                  <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {document.fileName}
+                  </Text>
+                  {document.description ? (
+                    <Text size="xs" c="dimmed">
+                      {document.description}
+                    </Text>
+                  ) : null}
+                </Stack>
+              </Table.Td>
+              <Table.Td>{document.type}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                {formatDate(document.dateReceived)}
+              </Table.Td>
+              <Table.Td>
+                <ApprovalBadge approved={document.documentApproved} />
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {document.fileSize === undefined ? '—' : formatBytes(document.fileSize)}
+              </Table.Td>
+              <Table.Td ta="right">
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconEye size={14} aria-hidden />}
+                  aria-label={`View ${document.fileName}`}
+                  onClick={() => onView(document)}
+                >
+                  View
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,36 @@
+import { Stack, Text } from '@mantine/core';
+import { IconFileUnknown } from '@tabler/icons-react';
+import { ImageViewer } from './image-viewer.tsx';
+
+/** Types the browser renders safely from a blob: no HTML or SVG, which could run script. */
+const PREVIEWABLE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+export function DocumentPreview({
+  objectUrl,
+  mimeType,
+  fileName,
+}: {
+  objectUrl: string;
+  mimeType: string;
+  fileName: string;
+}) {
+  if (mimeType === 'application/pdf') {
+    return (
+      <iframe
+        src={objectUrl}
+        title={`Preview of ${fileName}`}
+        style={{ width: '100%', height: '66vh', border: 0, borderRadius: 8 }}
+      />
+    );
+  }
+  if (PREVIEWABLE_IMAGES.has(mimeType)) return <ImageViewer src={objectUrl} alt={fileName} />;
+  return (
+    <Stack align="center" gap="xs" py="xl">
+      <IconFileUnknown size={40} aria-hidden />
+      <Text fw={500}>This file cannot be shown here</Text>
+      <Text size="sm" c="dimmed" ta="center">
+        It is a {mimeType} file. Download it to open it with another program.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,187 @@
+import {
+  Button,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  Progress,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import type { QueryKey } from '@tanstack/react-query';
+import { ErrorState } from '../../../components/error-state.tsx';
+import type { DocumentMetadata } from '../../../contract/entities.ts';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
+import { sanitizeFileName } from '../decoding/safe-file-name.ts';
+import { saveObjectUrl } from '../decoding/save-file.ts';
+import { ApprovalBadge } from './approval-badge.tsx';
+import { DocumentPreview } from './document-preview.tsx';
+import type { DocumentDetailQueryFactory } from './document-query-types.ts';
+import { useDecodedDocument, type DownloadProgress } from './use-decoded-document.ts';
+
+export interface DocumentViewerProps<TKey extends QueryKey> {
+  /** The document to show; null keeps the viewer closed. */
+  document: DocumentMetadata | null;
+  onClose: () => void;
+  documentQuery: DocumentDetailQueryFactory<TKey>;
+  /** Tests inject an inline decoder; the browser gets a worker-backed one. */
+  createDecoder?: () => DocumentDecoder;
+}
+
+const defaultCreateDecoder = () => createDocumentDecoder();
+
+export function DocumentViewer<TKey extends QueryKey>({
+  document,
+  onClose,
+  documentQuery,
+  createDecoder = defaultCreateDecoder,
+}: DocumentViewerProps<TKey>) {
+  return (
+    <Modal
+      opened={document !== null}
+      onClose={onClose}
+      size="70rem"
+      title={document?.fileName ?? 'Document'}
+      closeButtonProps={{ 'aria-label': 'Close viewer' }}
+      styles={{ title: { fontWeight: 600, overflowWrap: 'anywhere' } }}
+    >
+      {document ? (
+        <ViewerBody
+          key={document.documentId}
+          document={document}
+          documentQuery={documentQuery}
+          createDecoder={createDecoder}
+          onClose={onClose}
+        />
+      ) : null}
+    </Modal>
+  );
+}
+
+function ViewerBody<TKey extends QueryKey>({
+  document,
+  documentQuery,
+  createDecoder,
+  onClose,
+}: {
+  document: DocumentMetadata;
+  documentQuery: DocumentDetailQueryFactory<TKey>;
+  createDecoder: () => DocumentDecoder;
+  onClose: () => void;
+}) {
+  const { query, progress, decoded, decodeError } = useDecodedDocument(
+    document.documentId,
+    documentQuery,
+    createDecoder,
+  );
+  const detail = query.data ?? document;
+  const size = query.data?.fileSize ?? document.fileSize;
+
+  return (
+    <Stack gap="sm">
+      <Group gap="md" wrap="wrap">
+        <ApprovalBadge approved={detail.documentApproved} />
+        <Text size="sm">{detail.type}</Text>
+        <Text size="sm" c="dimmed">
+          Received {formatDate(detail.dateReceived)}
+        </Text>
+        {size !== undefined ? (
+          <Text size="sm" c="dimmed">
+            {formatBytes(size)}
+          </Text>
+        ) : null}
+      </Group>
+      {detail.description ? <Text size="sm">{detail.description}</Text> : null}
+
+      {query.isError ? (
+        <ErrorState
+          title="The document could not be loaded"
+          message={query.error.message}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : decodeError ? (
+        <ErrorState title="The document could not be shown" message={decodeError} />
+      ) : decoded ? (
+        <DocumentPreview
+          objectUrl={decoded.objectUrl}
+          mimeType={decoded.mimeType}
+          fileName={document.fileName}
+        />
+      ) : query.isPending ? (
+        <LoadingProgress fileName={document.fileName} progress={progress} />
+      ) : (
+        <Center h={200}>
+          <Group gap="xs">
+            <Loader size="sm" />
+            <Text size="sm">Preparing the preview…</Text>
+          </Group>
+        </Center>
+      )}
+
+      <Group justify="flex-end" gap="sm">
+        <Button variant="default" onClick={onClose}>
+          Close
+        </Button>
+        <Button
+          leftSection={<IconDownload size={16} aria-hidden />}
+          disabled={!decoded}
+          onClick={() => {
+            if (decoded)
+              saveObjectUrl(
+                decoded.objectUrl,
+                sanitizeFileName(document.fileName, decoded.mimeType),
+              );
+          }}
+        >
+          Download
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function LoadingProgress({
+  fileName,
+  progress,
+}: {
+  fileName: string;
+  progress: DownloadProgress | null;
+}) {
+  if (!progress) {
+    return (
+      <Stack gap="xs" aria-busy="true" aria-label={`Loading ${fileName}`}>
+        <Text size="sm">Loading the document…</Text>
+        <Skeleton h={320} />
+      </Stack>
+    );
+  }
+  const { percent, loaded } = progress;
+  return (
+    <Stack gap="xs" py="xl">
+      <Group justify="space-between">
+        <Text size="sm">Downloading {fileName}…</Text>
+        <Text size="sm" fw={500}>
+          {percent === null ? formatBytes(loaded) : `${percent}%`}
+        </Text>
+      </Group>
+      <Progress.Root size="lg">
+        {percent === null ? (
+          <Progress.Section
+            value={100}
+            animated
+            withAria={false}
+            role="progressbar"
+            aria-valuetext={`${formatBytes(loaded)} received`}
+            aria-label={`Downloading ${fileName}`}
+          />
+        ) : (
+          <Progress.Section value={percent} aria-label={`Downloading ${fileName}`} />
+        )}
+      </Progress.Root>
+    </Stack>
+  );
+}

@@ -1,0 +1,273 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { DocumentDetail } from '../../../contract/entities.ts';
+import { buildDocument } from '../../../testing/factories.ts';
+import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
+import { server } from '../../../testing/msw-server.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { entityQueries } from '../../entities/api/entity-queries.ts';
+import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
+import { DocumentsSection } from './documents-section.tsx';
+
+const ENTITY_ID = '11111111-1111-4111-8111-111111111111';
+const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
+const PNG_BYTES = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+]);
+
+const base64Of = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+
+function detailOf(
+  metadata: ReturnType<typeof buildDocument>,
+  bytes: Uint8Array,
+  mimeType: string,
+): DocumentDetail {
+  return { ...metadata, mimeType, fileSize: bytes.byteLength, file: base64Of(bytes) };
+}
+
+let createdBlobs: Blob[] = [];
+let createSpy: ReturnType<typeof vi.spyOn<typeof URL, 'createObjectURL'>>;
+let revokeSpy: ReturnType<typeof vi.spyOn<typeof URL, 'revokeObjectURL'>>;
+
+beforeEach(() => {
+  createdBlobs = [];
+  createSpy = vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    createdBlobs.push(blob as Blob);
+    return `blob:document-${createdBlobs.length}`;
+  });
+  revokeSpy = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  createSpy.mockRestore();
+  revokeSpy.mockRestore();
+});
+
+function renderSection(createDecoder?: () => DocumentDecoder) {
+  return renderRoute(
+    <DocumentsSection
+      listQuery={entityQueries.documents(ENTITY_ID)}
+      documentQuery={entityQueries.document}
+      {...(createDecoder ? { createDecoder } : {})}
+    />,
+  );
+}
+
+function serveList(documents: ReturnType<typeof buildDocument>[]) {
+  server.use(apiHandler('GET /api/v2/entities/:id/documents', () => envelope(documents)));
+}
+
+function serveDetail(detail: DocumentDetail) {
+  server.use(apiHandler('GET /api/v2/documents/:id', () => envelope(detail)));
+}
+
+test('lists each document with its type, received date, approval in words and size', async () => {
+  serveList([
+    buildDocument({
+      fileName: 'utility-bill.pdf',
+      type: 'Proof of Address',
+      dateReceived: '2026-02-01 10:30:00',
+      documentApproved: true,
+      fileSize: 2048,
+    }),
+    buildDocument({
+      fileName: 'payslips.png',
+      type: 'Proof of Wealth',
+      dateReceived: '2026-03-05 08:00:00',
+      documentApproved: false,
+      fileSize: 3 * 1024 * 1024,
+    }),
+  ]);
+  renderSection();
+  const firstRow = (await screen.findByText('utility-bill.pdf')).closest('tr');
+  if (!firstRow) throw new Error('no row');
+  expect(within(firstRow).getByText('Proof of Address')).toBeInTheDocument();
+  expect(within(firstRow).getByText('1 Feb 2026, 10:30 UTC')).toBeInTheDocument();
+  expect(within(firstRow).getByText('Approved')).toBeInTheDocument();
+  expect(within(firstRow).getByText('2.0 KB')).toBeInTheDocument();
+  const secondRow = screen.getByText('payslips.png').closest('tr');
+  if (!secondRow) throw new Error('no row');
+  expect(within(secondRow).getByText('Not approved')).toBeInTheDocument();
+  expect(within(secondRow).getByText('3.0 MB')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'View utility-bill.pdf' })).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'View payslips.png' })).toBeInTheDocument();
+});
+
+test('says so when there are no documents', async () => {
+  serveList([]);
+  renderSection();
+  expect(await screen.findByText('No supporting documents')).toBeInTheDocument();
+});
+
+test('shows the server message and retries the list', async () => {
+  let calls = 0;
+  server.use(
+    apiHandler('GET /api/v2/entities/:id/documents', () => {
+      calls += 1;
+      return calls === 1
+        ? apiError(500, 'The documents store is unavailable.')
+        : envelope([buildDocument({ fileName: 'after-retry.pdf' })]);
+    }),
+  );
+  const { user } = renderSection();
+  expect(await screen.findByRole('alert')).toHaveTextContent('The documents store is unavailable.');
+  await user.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('after-retry.pdf')).toBeInTheDocument();
+});
+
+test('shows download progress, then the PDF inline with its approval and received date', async () => {
+  const metadata = buildDocument({
+    fileName: 'certificate.pdf',
+    type: 'Certificate of Incorporation',
+    documentApproved: true,
+    dateReceived: '2026-04-02 09:15:00',
+  });
+  serveList([metadata]);
+  const body = new TextEncoder().encode(
+    JSON.stringify(envelope(detailOf(metadata, PDF_BYTES, 'application/pdf'))),
+  );
+  const half = Math.floor(body.byteLength / 2);
+  let releaseRest: () => void = () => undefined;
+  const rest = new Promise<void>((resolve) => {
+    releaseRest = resolve;
+  });
+  server.use(
+    http.get('/api/v2/documents/:id', () => {
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(body.slice(0, half));
+          await rest;
+          controller.enqueue(body.slice(half));
+          controller.close();
+        },
+      });
+      return new HttpResponse(stream, {
+        headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.byteLength) },
+      });
+    }),
+  );
+  const { user } = renderSection();
+  await user.click(await screen.findByRole('button', { name: 'View certificate.pdf' }));
+
+  const dialog = await screen.findByRole('dialog', { name: 'certificate.pdf' });
+  const progress = await within(dialog).findByRole('progressbar', {
+    name: 'Downloading certificate.pdf',
+  });
+  const expectedPercent = Math.floor((half / body.byteLength) * 100);
+  expect(progress).toHaveAttribute('aria-valuenow', String(expectedPercent));
+  expect(within(dialog).getByText(`${expectedPercent}%`)).toBeInTheDocument();
+
+  releaseRest();
+  const frame = await within(dialog).findByTitle('Preview of certificate.pdf');
+  expect(frame.tagName).toBe('IFRAME');
+  expect(frame).toHaveAttribute('src', 'blob:document-1');
+  expect(within(dialog).getByText('Approved')).toBeInTheDocument();
+  expect(within(dialog).getByText('Received 2 Apr 2026, 09:15 UTC')).toBeInTheDocument();
+  const [blob] = createdBlobs;
+  expect(blob?.type).toBe('application/pdf');
+  expect(Array.from(new Uint8Array(await (blob as Blob).arrayBuffer()))).toEqual(
+    Array.from(PDF_BYTES),
+  );
+});
+
+test('sniffs the type when the response gives a generic one, and zooms and rotates images', async () => {
+  const metadata = buildDocument({ fileName: 'passport-scan', type: 'Proof of Identity' });
+  serveList([metadata]);
+  serveDetail(detailOf(metadata, PNG_BYTES, 'application/octet-stream'));
+  const { user } = renderSection();
+  await user.click(await screen.findByRole('button', { name: 'View passport-scan' }));
+
+  const dialog = await screen.findByRole('dialog', { name: 'passport-scan' });
+  const image = await within(dialog).findByRole('img', { name: 'passport-scan' });
+  expect(createdBlobs[0]?.type).toBe('image/png');
+  expect(Array.from(new Uint8Array(await (createdBlobs[0] as Blob).arrayBuffer()))).toEqual(
+    Array.from(PNG_BYTES),
+  );
+
+  const toolbar = within(dialog).getByRole('toolbar', { name: 'Image controls' });
+  const zoomIn = within(toolbar).getByRole('button', { name: 'Zoom in' });
+  const zoomOut = within(toolbar).getByRole('button', { name: 'Zoom out' });
+  await user.click(zoomIn);
+  expect(toolbar).toHaveTextContent('125%');
+  expect(image).toHaveAttribute('data-zoom', '1.25');
+  await user.click(zoomOut);
+  await user.click(zoomOut);
+  expect(toolbar).toHaveTextContent('80%');
+  await user.click(within(toolbar).getByRole('button', { name: 'Rotate' }));
+  expect(image).toHaveAttribute('data-rotation', '90');
+  await user.click(within(toolbar).getByRole('button', { name: 'Reset zoom' }));
+  expect(image).toHaveAttribute('data-zoom', '1');
+  expect(image).toHaveAttribute('data-rotation', '0');
+}, 20_000);
+
+test('downloads the original bytes under a sanitised name', async () => {
+  const metadata = buildDocument({ fileName: '../private/sta:tement?.pdf' });
+  serveList([metadata]);
+  serveDetail(detailOf(metadata, PDF_BYTES, 'application/pdf'));
+  const clicked: { href: string; download: string }[] = [];
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    clicked.push({ href: this.getAttribute('href') ?? '', download: this.download });
+  });
+  try {
+    const { user } = renderSection();
+    await user.click(
+      await screen.findByRole('button', { name: 'View ../private/sta:tement?.pdf' }),
+    );
+    await screen.findByTitle('Preview of ../private/sta:tement?.pdf');
+    await user.click(screen.getByRole('button', { name: 'Download' }));
+    expect(clicked).toEqual([{ href: 'blob:document-1', download: 'private_sta_tement_.pdf' }]);
+  } finally {
+    click.mockRestore();
+  }
+});
+
+test('offers a download for types it cannot show', async () => {
+  const metadata = buildDocument({ fileName: 'notes.txt', type: 'Other' });
+  serveList([metadata]);
+  serveDetail(detailOf(metadata, new TextEncoder().encode('plain notes'), 'text/plain'));
+  const { user } = renderSection();
+  await user.click(await screen.findByRole('button', { name: 'View notes.txt' }));
+  expect(await screen.findByText('This file cannot be shown here')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled();
+});
+
+test('shows the server message when the document cannot be loaded', async () => {
+  const metadata = buildDocument({ fileName: 'gone.pdf' });
+  serveList([metadata]);
+  server.use(
+    apiHandler('GET /api/v2/documents/:id', () => apiError(404, 'No document with ID gone.')),
+  );
+  const { user } = renderSection();
+  await user.click(await screen.findByRole('button', { name: 'View gone.pdf' }));
+  const dialog = await screen.findByRole('dialog', { name: 'gone.pdf' });
+  expect(await within(dialog).findByRole('alert')).toHaveTextContent('No document with ID gone.');
+  expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+  expect(within(dialog).getByRole('button', { name: 'Download' })).toBeDisabled();
+});
+
+test('closing the viewer revokes the object URL and disposes the decoder', async () => {
+  const metadata = buildDocument({ fileName: 'bank-statement.pdf' });
+  serveList([metadata]);
+  serveDetail(detailOf(metadata, PDF_BYTES, 'application/pdf'));
+  const disposed = vi.fn();
+  const createDecoder = () => {
+    const decoder = createDocumentDecoder({ createWorker: null });
+    return {
+      decode: decoder.decode,
+      dispose: () => {
+        disposed();
+        decoder.dispose();
+      },
+    };
+  };
+  const { user } = renderSection(createDecoder);
+  await user.click(await screen.findByRole('button', { name: 'View bank-statement.pdf' }));
+  await screen.findByTitle('Preview of bank-statement.pdf');
+  expect(revokeSpy).not.toHaveBeenCalled();
+
+  await user.click(screen.getByRole('button', { name: 'Close viewer' }));
+  expect(revokeSpy).toHaveBeenCalledWith('blob:document-1');
+  expect(disposed).toHaveBeenCalled();
+});
