@@ -255,7 +255,7 @@ test('closing the viewer revokes the object URL and disposes the decoder', async
   const createDecoder = () => {
     const decoder = createDocumentDecoder({ createWorker: null });
     return {
-      decode: decoder.decode,
+      decode: (base64: string, mimeType: string | null) => decoder.decode(base64, mimeType),
       dispose: () => {
         disposed();
         decoder.dispose();
