@@ -13,7 +13,7 @@ import { openDatabase } from './db/database.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import type { Config } from './env.ts';
-import { errorEnvelope, installErrorHandling } from './http/errors.ts';
+import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import type { AppServices } from './services.ts';
 
@@ -83,16 +83,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     (v2, _options, done) => {
       v2.addHook('onRequest', authenticateCaller(services));
       // A 404 of its own makes unknown /api/v2 paths pass authentication first (401 before 404).
-      v2.setNotFoundHandler((request, reply) =>
-        reply
-          .code(404)
-          .send(
-            errorEnvelope(
-              404,
-              `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`,
-            ),
-          ),
-      );
+      v2.setNotFoundHandler(sendPathNotFound);
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
@@ -106,17 +97,20 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   return app;
 }
 
-/** Serves the built console, with index.html for any non-API path (client-side routes). */
+/**
+ * Serves the built console when there is one: its files, and index.html for any other GET outside
+ * the API (client-side routes). Everything else unknown is the 404 envelope.
+ */
 async function serveConsole(app: FastifyInstance, staticDir: string | undefined) {
-  const indexFile = staticDir ? path.join(staticDir, 'index.html') : undefined;
-  if (!staticDir || !indexFile || !fs.existsSync(indexFile)) return;
-  await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
+  const hasConsole = staticDir !== undefined && fs.existsSync(path.join(staticDir, 'index.html'));
+  if (hasConsole)
+    await app.register(fastifyStatic, { root: staticDir, wildcard: false, index: false });
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === '/api' || pathname.startsWith('/api/') || pathname === '/healthz';
-    if (request.method === 'GET' && !isApi && !path.extname(pathname)) {
+    if (hasConsole && request.method === 'GET' && !isApi && !path.extname(pathname)) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return reply.code(404).send(errorEnvelope(404, `No such path: ${request.method} ${pathname}.`));
+    return sendPathNotFound(request, reply);
   });
 }

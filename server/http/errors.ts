@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorEnvelope, FieldError } from '../../src/contract/common.ts';
 
@@ -80,7 +80,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'Something went wrong on the server. The error has been logged.');
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`),
+}
+
+/** The 404 envelope for an unknown path. */
+export function sendPathNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendError(
+    reply,
+    404,
+    `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`,
   );
 }
