@@ -1,4 +1,4 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type {
@@ -8,7 +8,6 @@ import type {
   NaturalPersonRow,
   VerificationRow,
 } from '../db/schema.ts';
-import type { Selectable } from 'kysely';
 
 export type EntityLinkRow = Selectable<Database['entity_links']>;
 export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
@@ -125,7 +124,7 @@ export function entitiesRepository(db: Db) {
         .selectFrom('legal_entities')
         .innerJoin('entities', 'entities.id', 'legal_entities.entity_id')
         .select('legal_entities.entity_id')
-        .where((eb: ExpressionBuilder<Database, 'legal_entities' | 'entities'>) => {
+        .where((eb) => {
           const conditions: Expression<SqlBool>[] = [];
           if (search.companyNameContains !== undefined) {
             const pattern = likePatternContaining(search.companyNameContains.toLowerCase());
@@ -164,7 +163,7 @@ export function entitiesRepository(db: Db) {
                   .select('entity_links.person_id')
                   .whereRef('entity_links.legal_entity_id', '=', 'legal_entities.entity_id')
                   .where('entity_links.relationship', '=', PRIMARY_CONTACT)
-                  .where(() => equalsIgnoringCase('natural_persons.email', email)),
+                  .where(equalsIgnoringCase('natural_persons.email', email)),
               ),
             );
           }
@@ -182,7 +181,7 @@ export function entitiesRepository(db: Db) {
       const row = await db
         .selectFrom('legal_entities')
         .select('entity_id')
-        .where(() => equalsIgnoringCase('registration_number', registrationNumber))
+        .where(equalsIgnoringCase('registration_number', registrationNumber))
         .where('country', '=', country)
         .executeTakeFirst();
       return row?.entity_id;
