@@ -14,6 +14,8 @@ export function showSessionExpiryNotice(token: string): void {
   shownForToken = token;
   notifications.show({
     id: NOTICE_ID,
+    // Away from the header, so the user's name and "Sign out" stay in view.
+    position: 'bottom-right',
     title: 'Your session ends soon',
     color: 'yellow',
     icon: <IconClockExclamation size={18} aria-hidden />,
