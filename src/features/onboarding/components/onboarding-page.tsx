@@ -1,6 +1,207 @@
-import { Title } from '@mantine/core';
+import '@mantine/dropzone/styles.css';
+import { Alert, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
+import { useRef, useState, type ReactNode } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import type { FieldError } from '../../../contract/common.ts';
+import type { LegalEntityCreate } from '../../../contract/entities.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { useCreateLegalEntity } from '../api/use-create-legal-entity.ts';
+import { clearDraft, loadDraft, type OnboardingDraft } from '../onboarding-draft.ts';
+import {
+  emptyOnboardingValues,
+  formFieldOf,
+  onboardingFormSchema,
+  onboardingMessages,
+  type OnboardingFormValues,
+} from '../onboarding-form.ts';
+import { CorporateInformationSection } from './corporate-information-section.tsx';
+import { PrimaryContactSection } from './primary-contact-section.tsx';
+import { SupportingDocumentsSection } from './supporting-documents-section.tsx';
+import { useDraftAutosave } from './use-draft-autosave.ts';
+import { VerificationsSection } from './verifications-section.tsx';
 
-/** STUB: replaced by the onboarding work. */
+const resolver = zodResolver(onboardingFormSchema, { error: onboardingMessages });
+
+interface SubmitFailure {
+  message: string;
+  /** Server field errors no input shows. */
+  unplaced: FieldError[];
+}
+
 export function OnboardingPage() {
-  return <Title order={1}>Onboard a legal entity</Title>;
+  const navigate = useNavigate();
+  const [restored, setRestored] = useState<OnboardingDraft | null>(loadDraft);
+  const [idempotencyKey, setIdempotencyKey] = useState(
+    () => restored?.idempotencyKey ?? crypto.randomUUID(),
+  );
+  const [failure, setFailure] = useState<SubmitFailure | null>(null);
+  const form = useForm<OnboardingFormValues, unknown, LegalEntityCreate>({
+    defaultValues: restored?.values ?? emptyOnboardingValues(),
+    resolver,
+  });
+  const autosave = useDraftAutosave(form, idempotencyKey);
+  const createLegalEntity = useCreateLegalEntity();
+  // A second click can arrive before React re-renders the disabled button.
+  const submitting = useRef(false);
+
+  async function submit(payload: LegalEntityCreate) {
+    if (submitting.current) return;
+    submitting.current = true;
+    setFailure(null);
+    // The key is stored before sending, so a reload after a lost answer retries with the same key.
+    autosave.saveNow();
+    try {
+      const entity = await createLegalEntity.mutateAsync({ payload, idempotencyKey });
+      autosave.stop();
+      clearDraft();
+      notifications.show({
+        color: 'green',
+        title: 'Legal entity created',
+        message: `${entity.corporateInformation.companyName} is onboarded.`,
+      });
+      void navigate(paths.entity(entity.id));
+    } catch (error) {
+      submitting.current = false;
+      showFailure(error);
+    }
+  }
+
+  function showFailure(error: unknown) {
+    if (!(error instanceof ApiError)) {
+      setFailure({ message: 'Something went wrong. Try again.', unplaced: [] });
+      return;
+    }
+    const values = form.getValues();
+    const unplaced: FieldError[] = [];
+    let focused = false;
+    for (const fieldError of error.fieldErrors) {
+      const path = formFieldOf(fieldError.field, values);
+      if (path) {
+        form.setError(
+          path,
+          { type: 'server', message: fieldError.message },
+          { shouldFocus: !focused },
+        );
+        focused = true;
+      } else {
+        unplaced.push(fieldError);
+      }
+    }
+    setFailure({ message: error.message, unplaced });
+    // The server keeps only successful answers per key; 422 says this key went with another body.
+    if (error.status === 422) setIdempotencyKey(crypto.randomUUID());
+  }
+
+  function discardDraft() {
+    autosave.stop();
+    clearDraft();
+    form.reset(emptyOnboardingValues());
+    setIdempotencyKey(crypto.randomUUID());
+    setRestored(null);
+    setFailure(null);
+    autosave.start();
+    notifications.show({ title: 'Draft discarded', message: 'The form is empty again.' });
+  }
+
+  const pending = createLegalEntity.isPending || form.formState.isSubmitting;
+
+  return (
+    <Stack gap="lg" maw={1200} pb="xl">
+      <div>
+        <Title order={1}>Onboard a legal entity</Title>
+        <Text c="dimmed">
+          Fields marked * are required. Your draft is kept in this browser tab as you type, with
+          attached files up to 2 MB in total, until you create the entity or discard it.
+        </Text>
+      </div>
+
+      {restored && (
+        <Alert
+          color="blue"
+          icon={<IconDeviceFloppy size={18} aria-hidden />}
+          title="Draft restored"
+        >
+          <Text size="sm">
+            We restored the draft you were working on
+            {restored.savedAt ? ` (saved ${formatDate(restored.savedAt)})` : ''}. Use Discard draft
+            to start again.
+          </Text>
+          {restored.droppedFiles.length > 0 && (
+            <Text size="sm" mt="xs">
+              Too large to keep in the draft, attach again: {restored.droppedFiles.join(', ')}.
+            </Text>
+          )}
+        </Alert>
+      )}
+
+      <FormProvider {...form}>
+        <form
+          noValidate
+          onSubmit={(event) => void form.handleSubmit(submit)(event)}
+          aria-label="Onboard a legal entity"
+        >
+          <Stack gap="lg">
+            <Section title="Corporate information">
+              <CorporateInformationSection />
+            </Section>
+            <Section title="Primary contact">
+              <PrimaryContactSection />
+            </Section>
+            <Section title="Verifications">
+              <VerificationsSection />
+            </Section>
+            <Section title="Supporting documents">
+              <SupportingDocumentsSection />
+            </Section>
+
+            {failure && (
+              <Alert
+                color="red"
+                icon={<IconAlertCircle size={18} aria-hidden />}
+                title="The legal entity was not created"
+              >
+                <Text size="sm">{failure.message}</Text>
+                {failure.unplaced.length > 0 && (
+                  <List size="sm" mt="xs">
+                    {failure.unplaced.map((fieldError) => (
+                      <List.Item key={`${fieldError.field}:${fieldError.message}`}>
+                        {fieldError.field}: {fieldError.message}
+                      </List.Item>
+                    ))}
+                  </List>
+                )}
+              </Alert>
+            )}
+
+            <Group justify="flex-end">
+              <Button variant="default" onClick={discardDraft} disabled={pending}>
+                Discard draft
+              </Button>
+              <Button type="submit" loading={pending}>
+                Create legal entity
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </FormProvider>
+    </Stack>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = `onboarding-${title.toLowerCase().replace(/\s+/g, '-')}`;
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby={headingId}>
+      <Title order={2} size="h4" id={headingId} mb="md">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
 }

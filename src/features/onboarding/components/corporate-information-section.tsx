@@ -1,0 +1,81 @@
+import { Select, SimpleGrid } from '@mantine/core';
+import { Controller, useFormContext } from 'react-hook-form';
+import { COUNTRY_CODES } from '../../../contract/countries.ts';
+import { countryName } from '../../../lib/format.ts';
+import { firstErrorMessage, type OnboardingFormValues } from '../onboarding-form.ts';
+import { FormTextInput } from './form-fields.tsx';
+
+const countryOptions = COUNTRY_CODES.map((code) => ({
+  value: code,
+  label: `${countryName(code)} (${code})`,
+})).sort((a, b) => a.label.localeCompare(b.label));
+
+export function CorporateInformationSection() {
+  const { control } = useFormContext<OnboardingFormValues>();
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+      <FormTextInput name="corporateInformation.companyName" label="Company name" required />
+      <FormTextInput
+        name="corporateInformation.registrationNumber"
+        label="Registration number"
+        required
+      />
+      <Controller
+        control={control}
+        name="corporateInformation.country"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Country"
+            required
+            placeholder="Type to search"
+            data={countryOptions}
+            searchable
+            clearable
+            nothingFoundMessage="No country matches"
+            value={field.value === '' ? null : field.value}
+            onChange={(value) => field.onChange(value ?? '')}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            name={field.name}
+            error={firstErrorMessage(fieldState.error)}
+          />
+        )}
+      />
+      <FormTextInput
+        name="corporateInformation.dateofIncorporation"
+        label="Date of incorporation"
+        type="date"
+      />
+      <FormTextInput
+        name="corporateInformation.duns"
+        label="DUNS"
+        description="9 digits"
+        inputMode="numeric"
+        autoComplete="off"
+      />
+      <FormTextInput
+        name="corporateInformation.glei"
+        label="LEI"
+        description="20 characters, ISO 17442"
+        autoComplete="off"
+      />
+      <FormTextInput
+        name="corporateInformation.companyPhone"
+        label="Company phone"
+        type="tel"
+        autoComplete="off"
+      />
+      <FormTextInput
+        name="corporateInformation.email"
+        label="Company e-mail"
+        type="email"
+        autoComplete="off"
+      />
+      <FormTextInput name="externalID" label="External ID" description="Your own reference" />
+      <FormTextInput name="corporateInformation.primaryAddress" label="Address" />
+      <FormTextInput name="corporateInformation.city" label="City" />
+      <FormTextInput name="corporateInformation.stateProvince" label="State/province" />
+      <FormTextInput name="corporateInformation.postalCode" label="Postal code" />
+    </SimpleGrid>
+  );
+}

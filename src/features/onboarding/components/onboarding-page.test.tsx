@@ -1,0 +1,295 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { Buffer } from 'node:buffer';
+import { useParams } from 'react-router';
+import { legalEntityCreateSchema, MAX_DOCUMENT_BYTES } from '../../../contract/entities.ts';
+import { buildLegalEntity } from '../../../testing/factories.ts';
+import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
+import { server } from '../../../testing/msw-server.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { DRAFT_STORAGE_KEY, type OnboardingDraft } from '../onboarding-draft.ts';
+import { emptyOnboardingValues } from '../onboarding-form.ts';
+import { OnboardingPage } from './onboarding-page.tsx';
+
+// The form is large and role queries walk all of it; on a shared 2-core machine that takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
+
+function EntityPageProbe() {
+  const { id } = useParams();
+  return <h1>Entity {id}</h1>;
+}
+
+function renderOnboarding() {
+  return renderRoute(<OnboardingPage />, {
+    path: '/legal-entities/new',
+    routePath: '/legal-entities/new',
+    extraRoutes: [{ path: '/entities/:id', element: <EntityPageProbe /> }],
+  });
+}
+
+interface CapturedRequest {
+  body: unknown;
+  idempotencyKey: string | null;
+}
+
+/** Answers 201 with an entity named after the request, recording every request. */
+function acceptCreates(id = '7d1f5c2e-8a51-4c1b-9d0e-1234567890ab') {
+  const requests: CapturedRequest[] = [];
+  server.use(
+    apiHandler(
+      'POST /api/v2/entities/legal-entities',
+      async ({ request }) => {
+        const body = (await request.json()) as { corporateInformation: { companyName: string } };
+        requests.push({ body, idempotencyKey: request.headers.get('Idempotency-Key') });
+        return envelope(
+          buildLegalEntity({
+            id,
+            corporateInformation: { companyName: body.corporateInformation.companyName },
+          }),
+          201,
+        );
+      },
+      { status: 201 },
+    ),
+  );
+  return requests;
+}
+
+function countRequests() {
+  const requests: unknown[] = [];
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities', ({ request }) => {
+      requests.push(request);
+      return apiError(500, 'Should not have been called.');
+    }),
+  );
+  return requests;
+}
+
+async function chooseCountry(user: UserEvent, search: string, option: string) {
+  await user.click(screen.getByRole('combobox', { name: 'Country' }));
+  await user.type(screen.getByRole('combobox', { name: 'Country' }), search);
+  await user.click(await screen.findByRole('option', { name: option }));
+}
+
+async function fillRequiredFields(user: UserEvent) {
+  await user.type(screen.getByRole('textbox', { name: 'Company name' }), 'Harbour Logistics Ltd');
+  await user.type(screen.getByRole('textbox', { name: 'Registration number' }), 'HL-2211');
+  await chooseCountry(user, 'United King', 'United Kingdom (GB)');
+}
+
+const createButton = () => screen.getByRole('button', { name: 'Create legal entity' });
+
+test('shows the contract’s errors on the fields and sends nothing while the form is invalid', async () => {
+  const requests = countRequests();
+  const { user } = renderOnboarding();
+
+  await user.click(createButton());
+
+  expect(await screen.findByText('Enter the company name.')).toBeInTheDocument();
+  expect(screen.getByRole('textbox', { name: 'Company name' })).toHaveAccessibleDescription(
+    'Enter the company name.',
+  );
+  expect(screen.getByRole('textbox', { name: 'Registration number' })).toHaveAccessibleDescription(
+    'Enter the registration number.',
+  );
+  expect(screen.getByRole('combobox', { name: 'Country' })).toHaveAccessibleDescription(
+    'Use a two-letter ISO 3166-1 country code, such as GB.',
+  );
+
+  await user.type(screen.getByRole('textbox', { name: 'DUNS' }), '12345');
+  // The valid LEI 5493001KJTIIGC8Y1R12 with its last check digit changed.
+  await user.type(screen.getByRole('textbox', { name: 'LEI' }), '5493001KJTIIGC8Y1R13');
+  await user.type(screen.getByRole('textbox', { name: 'Company e-mail' }), 'info@@example');
+  await user.click(screen.getByRole('checkbox', { name: /Add a primary contact/ }));
+  await user.click(createButton());
+
+  await waitFor(() =>
+    expect(screen.getByRole('textbox', { name: 'DUNS' })).toHaveAccessibleDescription(
+      expect.stringContaining('A DUNS number has exactly 9 digits.'),
+    ),
+  );
+  expect(screen.getByRole('textbox', { name: 'LEI' })).toHaveAccessibleDescription(
+    expect.stringContaining('Not a valid LEI'),
+  );
+  expect(screen.getByRole('textbox', { name: 'Company e-mail' })).toHaveAccessibleDescription(
+    'Enter a valid e-mail address.',
+  );
+  expect(screen.getByRole('textbox', { name: 'First name' })).toHaveAccessibleDescription(
+    'Enter the first name.',
+  );
+  expect(screen.getByRole('textbox', { name: 'E-mail' })).toHaveAccessibleDescription(
+    'Enter a valid e-mail address.',
+  );
+  expect(requests).toHaveLength(0);
+});
+
+test('rejects a country that is not an ISO code, such as a restored “UK”', async () => {
+  const values = emptyOnboardingValues();
+  values.corporateInformation.companyName = 'Old Draft Ltd';
+  values.corporateInformation.registrationNumber = 'OD-1';
+  values.corporateInformation.country = 'UK';
+  const draft: OnboardingDraft = {
+    values,
+    idempotencyKey: 'key-1',
+    droppedFiles: [],
+    savedAt: '2026-03-01T10:00:00.000Z',
+  };
+  sessionStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
+  const requests = countRequests();
+  const { user } = renderOnboarding();
+
+  await user.click(createButton());
+
+  await waitFor(() =>
+    expect(screen.getByRole('combobox', { name: 'Country' })).toHaveAccessibleDescription(
+      'Use a two-letter ISO 3166-1 country code, such as GB.',
+    ),
+  );
+  expect(requests).toHaveLength(0);
+});
+
+test('puts the server’s field errors on their fields and the rest in an alert', async () => {
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities', () =>
+      apiError(400, 'Invalid field corporateInformation.registrationNumber: Already retired.', [
+        { field: 'corporateInformation.registrationNumber', message: 'Already retired.' },
+        { field: 'corporateInformation.country', message: 'Not served in this region.' },
+        { field: 'tenant', message: 'Unknown tenant.' },
+      ]),
+    ),
+  );
+  const { user } = renderOnboarding();
+  await fillRequiredFields(user);
+
+  await user.click(createButton());
+
+  const alert = await screen.findByRole('alert', { name: 'The legal entity was not created' });
+  expect(alert).toHaveTextContent(
+    'Invalid field corporateInformation.registrationNumber: Already retired.',
+  );
+  expect(alert).toHaveTextContent('tenant: Unknown tenant.');
+  expect(screen.getByRole('textbox', { name: 'Registration number' })).toHaveAccessibleDescription(
+    'Already retired.',
+  );
+  expect(screen.getByRole('combobox', { name: 'Country' })).toHaveAccessibleDescription(
+    'Not served in this region.',
+  );
+  expect(screen.getByRole('textbox', { name: 'Registration number' })).toHaveFocus();
+});
+
+test('shows the 409 message naming the existing entity', async () => {
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities', () =>
+      apiError(
+        409,
+        'A legal entity with registration number HL-2211 in GB already exists: 0c0d6a3e-1111-4222-8333-444455556666.',
+      ),
+    ),
+  );
+  const { user } = renderOnboarding();
+  await fillRequiredFields(user);
+
+  await user.click(createButton());
+
+  expect(
+    await screen.findByRole('alert', { name: 'The legal entity was not created' }),
+  ).toHaveTextContent('already exists: 0c0d6a3e-1111-4222-8333-444455556666');
+});
+
+test('restores the draft after the page is unmounted, and Discard draft empties it', async () => {
+  const first = renderOnboarding();
+  await first.user.type(screen.getByRole('textbox', { name: 'Company name' }), 'Draft Holdings');
+  await chooseCountry(first.user, 'Germ', 'Germany (DE)');
+  await first.user.type(screen.getByRole('textbox', { name: 'DUNS' }), '123456789');
+  first.unmount();
+
+  const second = renderOnboarding();
+
+  expect(await screen.findByRole('alert', { name: 'Draft restored' })).toBeInTheDocument();
+  expect(screen.getByRole('textbox', { name: 'Company name' })).toHaveValue('Draft Holdings');
+  expect(screen.getByRole('combobox', { name: 'Country' })).toHaveValue('Germany (DE)');
+  expect(screen.getByRole('textbox', { name: 'DUNS' })).toHaveValue('123456789');
+
+  await second.user.click(screen.getByRole('button', { name: 'Discard draft' }));
+
+  expect(screen.getByRole('textbox', { name: 'Company name' })).toHaveValue('');
+  expect(screen.queryByRole('alert', { name: 'Draft restored' })).not.toBeInTheDocument();
+  expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).toBeNull();
+});
+
+test('sends the draft’s Idempotency-Key once for a double click, then opens the new entity', async () => {
+  const id = '7d1f5c2e-8a51-4c1b-9d0e-1234567890ab';
+  const requests = acceptCreates(id);
+  const { user, router } = renderOnboarding();
+  await fillRequiredFields(user);
+  await waitFor(() => expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).not.toBeNull());
+  const draftKey = (
+    JSON.parse(sessionStorage.getItem(DRAFT_STORAGE_KEY) ?? '{}') as OnboardingDraft
+  ).idempotencyKey;
+
+  await user.dblClick(createButton());
+
+  expect(await screen.findByRole('heading', { name: `Entity ${id}` })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe(`/entities/${id}`);
+  expect(requests).toHaveLength(1);
+  expect(requests[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  expect(requests[0]?.idempotencyKey).toBe(draftKey);
+  expect(legalEntityCreateSchema.parse(requests[0]?.body)).toEqual({
+    corporateInformation: {
+      companyName: 'Harbour Logistics Ltd',
+      registrationNumber: 'HL-2211',
+      country: 'GB',
+    },
+  });
+  expect(await screen.findByText('Harbour Logistics Ltd is onboarded.')).toBeInTheDocument();
+  expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).toBeNull();
+});
+
+test('refuses a file over 10 MB before reading it', async () => {
+  const { user } = renderOnboarding();
+  const big = new File([new Uint8Array(MAX_DOCUMENT_BYTES + 1024 * 1024)], 'annual-report.pdf', {
+    type: 'application/pdf',
+  });
+
+  await user.upload(screen.getByLabelText('Supporting document files'), big);
+
+  expect(
+    await screen.findByRole('alert', { name: 'Some files were not attached' }),
+  ).toHaveTextContent('annual-report.pdf is 11.0 MB; each document can be at most 10.0 MB.');
+  expect(screen.queryByRole('group', { name: 'annual-report.pdf' })).not.toBeInTheDocument();
+});
+
+test('encodes a small file to base64 and sends it with its type and description', async () => {
+  const requests = acceptCreates();
+  const { user } = renderOnboarding();
+  await fillRequiredFields(user);
+  const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10, 0x80, 0x7f]);
+  const file = new File([bytes], 'lease.pdf', { type: 'application/pdf' });
+
+  await user.upload(screen.getByLabelText('Supporting document files'), file);
+  const row = await screen.findByRole('group', { name: 'lease.pdf' });
+  await user.click(createButton());
+
+  expect(
+    await within(row).findByText('Choose the document type.', { ignore: '[role=option]' }),
+  ).toBeInTheDocument();
+  expect(requests).toHaveLength(0);
+
+  await user.click(within(row).getByRole('combobox', { name: 'Document type' }));
+  await user.click(await screen.findByRole('option', { name: 'Proof of Address' }));
+  await user.type(within(row).getByRole('textbox', { name: 'Description' }), 'Office lease');
+  await user.click(createButton());
+
+  await waitFor(() => expect(requests).toHaveLength(1));
+  const sent = legalEntityCreateSchema.parse(requests[0]?.body);
+  expect(sent.supportingDocuments).toEqual([
+    {
+      fileName: 'lease.pdf',
+      type: 'Proof of Address',
+      description: 'Office lease',
+      mimeType: 'application/pdf',
+      file: Buffer.from(bytes).toString('base64'),
+    },
+  ]);
+});
