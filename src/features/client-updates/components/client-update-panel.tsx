@@ -1,9 +1,149 @@
-import { Text } from '@mantine/core';
+import { Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconMailForward } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorState } from '../../../components/error-state.tsx';
+import type { ClientUpdateRecord } from '../../../contract/client-updates.ts';
 import type { LegalEntity } from '../../../contract/entities.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { clientUpdateQueries } from '../api/client-update-queries.ts';
+import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
+import { RequestUpdateDialog } from './request-update-dialog.tsx';
 
-/** STUB: replaced by the client-updates work: "Request update" button, dialog, and past requests. */
+/** "Request update" and the entity's past update requests, newest first. */
 export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
+  const [opened, dialog] = useDisclosure(false);
+  const recipients = useRecipients(entity);
+  const hasRecipients = recipients.length > 0;
+
   return (
-    <Text c="dimmed">Client updates for {entity.corporateInformation.companyName} are coming.</Text>
+    <Stack gap="md" component="section" aria-labelledby="client-updates-heading">
+      <Group justify="space-between" align="center">
+        <Title order={2} size="h4" id="client-updates-heading">
+          Client updates
+        </Title>
+        <Button
+          leftSection={<IconMailForward size={16} aria-hidden />}
+          onClick={dialog.open}
+          disabled={!hasRecipients}
+        >
+          Request update
+        </Button>
+      </Group>
+      {!hasRecipients && (
+        <Text size="sm" c="dimmed">
+          No person is linked to this entity, so there is no one to ask for an update.
+        </Text>
+      )}
+      <UpdateHistory entityId={entity.id} recipients={recipients} />
+      <RequestUpdateDialog
+        opened={opened}
+        onClose={dialog.close}
+        entity={entity}
+        recipients={recipients}
+      />
+    </Stack>
+  );
+}
+
+function UpdateHistory({ entityId, recipients }: { entityId: string; recipients: Recipient[] }) {
+  const history = useQuery(clientUpdateQueries.history(entityId));
+
+  if (history.isPending) {
+    return (
+      <Stack gap="xs" aria-busy="true" aria-label="Loading update requests">
+        <Skeleton h={28} />
+        <Skeleton h={28} />
+        <Skeleton h={28} />
+      </Stack>
+    );
+  }
+  if (history.isError) {
+    return (
+      <ErrorState
+        title="The update requests could not be loaded"
+        message={history.error.message}
+        onRetry={() => void history.refetch()}
+        retrying={history.isFetching}
+      />
+    );
+  }
+  if (history.data.length === 0) {
+    return (
+      <EmptyState
+        title="No update requests yet"
+        description="Requests you send from here are listed with their delivery status."
+      />
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped verticalSpacing="xs" aria-label="Update requests">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Date</Table.Th>
+            <Table.Th scope="col">Recipient</Table.Th>
+            <Table.Th scope="col">Subject</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Requested by</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {history.data.map((record) => (
+            <HistoryRow
+              key={record.requestId}
+              record={record}
+              recipient={recipients.find((candidate) => candidate.id === record.recipientId)}
+            />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function HistoryRow({
+  record,
+  recipient,
+}: {
+  record: ClientUpdateRecord;
+  recipient: Recipient | undefined;
+}) {
+  const sent = record.status === 'sent';
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {formatDate(record.sentAt ?? record.createdAt)}
+      </Table.Td>
+      <Table.Td>
+        {recipient?.person ? (
+          <>
+            <Text size="sm">{recipientName(recipient)}</Text>
+            <Text size="xs" c="dimmed">
+              {record.recipientEmail}
+            </Text>
+          </>
+        ) : (
+          <Text size="sm">{record.recipientEmail}</Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{record.subject}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={sent ? 'green' : 'red'} variant="light" tt="none">
+          {sent ? 'Sent' : 'Failed'}
+        </Badge>
+        {!sent && record.error && (
+          <Text size="xs" c="red" mt={4}>
+            {record.error}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{record.requestedBy}</Text>
+      </Table.Td>
+    </Table.Tr>
   );
 }

@@ -1,0 +1,40 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  clientUpdateConfigListResponseSchema,
+  clientUpdateHistoryResponseSchema,
+} from '../../../contract/client-updates.ts';
+import { naturalPersonResponseSchema } from '../../../contract/entities.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+/** Queries of the client-update panel: e-mail configurations, past requests, and recipients. */
+export const clientUpdateQueries = {
+  all: () => ['client-updates'] as const,
+  configs: () =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'configs'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest('/api/v2/client-update-configs', {
+          schema: clientUpdateConfigListResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+      staleTime: 5 * 60_000,
+    }),
+  history: (entityId: string) =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'history', entityId] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(
+          `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests`,
+          { schema: clientUpdateHistoryResponseSchema, signal },
+        ).then((envelope) => envelope.data),
+    }),
+  recipient: (personId: string) =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'recipient', personId] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`/api/v2/entities/natural-persons/${encodeURIComponent(personId)}`, {
+          schema: naturalPersonResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
+    }),
+};

@@ -1,0 +1,288 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import {
+  clientUpdateRequestSchema,
+  type ClientUpdateConfig,
+  type ClientUpdateRecord,
+} from '../../../contract/client-updates.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
+import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
+import { server } from '../../../testing/msw-server.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { ClientUpdatePanel } from './client-update-panel.tsx';
+
+// Mantine's Select and Modal under jsdom on a shared 2-core machine can take seconds per step.
+vi.setConfig({ testTimeout: 60_000 });
+
+const director = buildNaturalPerson({
+  personalInformation: { firstName: 'Oskar', lastName: 'Lind', email: 'oskar@northwind.example' },
+});
+const contact = buildNaturalPerson({
+  personalInformation: { firstName: 'Amelia', lastName: 'Hart', email: 'amelia@northwind.example' },
+});
+const entity = buildLegalEntity({
+  linkedEntities: [
+    { relationship: 'Director', entityID: director.id },
+    { relationship: 'Primary Contact', entityID: contact.id },
+  ],
+});
+
+const informationConfig: ClientUpdateConfig = {
+  configId: 1,
+  name: 'Request updated information',
+  description: 'Asks the client to confirm or correct their details.',
+  defaultSubject: 'Please review your company details',
+  defaultMessage: 'Please check the information we hold about your company.',
+  defaultDomain: 'portal.kyc.example',
+};
+const documentsConfig: ClientUpdateConfig = {
+  configId: 2,
+  name: 'Request supporting documents',
+  description: 'Asks the client to upload documents.',
+  defaultSubject: 'Documents needed for your file',
+  defaultMessage: 'Please upload a recent proof of address.',
+  defaultDomain: 'portal.kyc.example',
+};
+
+function record(overrides: Partial<ClientUpdateRecord>): ClientUpdateRecord {
+  return {
+    requestId: crypto.randomUUID(),
+    entityId: entity.id,
+    recipientId: contact.id,
+    recipientEmail: 'amelia@northwind.example',
+    configId: 1,
+    subject: 'Please review your company details',
+    domain: 'portal.kyc.example',
+    status: 'sent',
+    error: null,
+    requestedBy: 'reviewer',
+    createdAt: '2026-03-02T09:15:00.000Z',
+    sentAt: '2026-03-02T09:15:01.000Z',
+    ...overrides,
+  };
+}
+
+/** People, configurations and a history that a successful send appends to. */
+function serveEntityData(configs: ClientUpdateConfig[] = [informationConfig, documentsConfig]) {
+  const history: ClientUpdateRecord[] = [];
+  const people = [director, contact];
+  server.use(
+    apiHandler('GET /api/v2/entities/natural-persons/:id', ({ params }) => {
+      const person = people.find((candidate) => candidate.id === params.id);
+      return person ? envelope(person) : apiError(404, 'Not found.');
+    }),
+    apiHandler('GET /api/v2/client-update-configs', () => envelope(configs)),
+    apiHandler('GET /api/v2/entities/legal-entities/:id/client-update-requests', () =>
+      envelope([...history]),
+    ),
+  );
+  return history;
+}
+
+function renderPanel() {
+  return renderRoute(<ClientUpdatePanel entity={entity} />);
+}
+
+async function openDialog(user: ReturnType<typeof renderPanel>['user']) {
+  await user.click(await screen.findByRole('button', { name: 'Request update' }));
+  return screen.findByRole('dialog', { name: 'Request a client update' });
+}
+
+test('preselects the primary contact and fills the message from the chosen configuration', async () => {
+  serveEntityData();
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+
+  await waitFor(() =>
+    expect(within(dialog).getByRole('combobox', { name: 'Recipient' })).toHaveValue(
+      'Amelia Hart (Primary Contact)',
+    ),
+  );
+  expect(within(dialog).getByRole('combobox', { name: 'E-mail configuration' })).toHaveValue(
+    'Request updated information',
+  );
+  expect(within(dialog).getByRole('textbox', { name: 'Subject' })).toHaveValue(
+    'Please review your company details',
+  );
+  expect(within(dialog).getByRole('textbox', { name: 'Message' })).toHaveValue(
+    'Please check the information we hold about your company.',
+  );
+  expect(within(dialog).getByRole('textbox', { name: 'Client portal domain' })).toHaveValue(
+    'portal.kyc.example',
+  );
+  const preview = within(dialog).getByRole('region', { name: 'Preview' });
+  expect(preview).toHaveTextContent('To: Amelia Hart <amelia@northwind.example>');
+  expect(preview).toHaveTextContent('https://portal.kyc.example/client-update/…');
+
+  // An edited message stays; the untouched subject follows the new configuration.
+  await user.type(within(dialog).getByRole('textbox', { name: 'Message' }), ' Thank you.');
+  await user.click(within(dialog).getByRole('combobox', { name: 'E-mail configuration' }));
+  await user.click(await screen.findByRole('option', { name: 'Request supporting documents' }));
+
+  expect(within(dialog).getByRole('textbox', { name: 'Subject' })).toHaveValue(
+    'Documents needed for your file',
+  );
+  expect(within(dialog).getByRole('textbox', { name: 'Message' })).toHaveValue(
+    'Please check the information we hold about your company. Thank you.',
+  );
+
+  await user.clear(within(dialog).getByRole('textbox', { name: 'Client portal domain' }));
+  await user.type(
+    within(dialog).getByRole('textbox', { name: 'Client portal domain' }),
+    'clients.northwind.example',
+  );
+  expect(preview).toHaveTextContent('https://clients.northwind.example/client-update/…');
+  expect(preview).toHaveTextContent('Subject: Documents needed for your file');
+});
+
+test('blocks an empty subject or one with a line break before anything is sent', async () => {
+  serveEntityData([
+    { ...informationConfig, defaultSubject: 'Update needed\r\nBcc: x@example.com' },
+  ]);
+  const sent: unknown[] = [];
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities/:id/request-client-update', ({ request }) => {
+      sent.push(request);
+      return apiError(500, 'Should not have been called.');
+    }),
+  );
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+  await within(dialog).findByRole('textbox', { name: 'Subject' });
+
+  await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
+
+  await waitFor(() =>
+    expect(within(dialog).getByRole('textbox', { name: 'Subject' })).toHaveAccessibleDescription(
+      'The subject cannot contain line breaks.',
+    ),
+  );
+
+  await user.clear(within(dialog).getByRole('textbox', { name: 'Subject' }));
+  await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
+
+  await waitFor(() =>
+    expect(within(dialog).getByRole('textbox', { name: 'Subject' })).toHaveAccessibleDescription(
+      'Enter a subject.',
+    ),
+  );
+  expect(sent).toHaveLength(0);
+});
+
+test('keeps the dialog open with the server’s message when the mail server is down', async () => {
+  serveEntityData();
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities/:id/request-client-update', () =>
+      apiError(502, 'The mail server did not accept the message. The attempt was recorded.'),
+    ),
+  );
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+  await within(dialog).findByRole('textbox', { name: 'Subject' });
+
+  await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
+
+  expect(
+    await within(dialog).findByRole('alert', { name: 'The update request was not sent' }),
+  ).toHaveTextContent('The mail server did not accept the message. The attempt was recorded.');
+  expect(screen.getByRole('dialog', { name: 'Request a client update' })).toBeInTheDocument();
+});
+
+test('shows the server’s field errors on their inputs', async () => {
+  serveEntityData();
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities/:id/request-client-update', () =>
+      apiError(400, 'Invalid field domain: this portal is not configured.', [
+        { field: 'domain', message: 'This portal is not configured.' },
+      ]),
+    ),
+  );
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+  await within(dialog).findByRole('textbox', { name: 'Subject' });
+
+  await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
+
+  await waitFor(() =>
+    expect(
+      within(dialog).getByRole('textbox', { name: 'Client portal domain' }),
+    ).toHaveAccessibleDescription(expect.stringContaining('This portal is not configured.')),
+  );
+});
+
+test('sends the request, closes the dialog and lists the new request in the history', async () => {
+  const history = serveEntityData();
+  const bodies: unknown[] = [];
+  server.use(
+    apiHandler(
+      'POST /api/v2/entities/legal-entities/:id/request-client-update',
+      async ({ request, params }) => {
+        const body = clientUpdateRequestSchema.parse(await request.json());
+        bodies.push(body);
+        const created = record({
+          entityId: String(params.id),
+          recipientId: body.recepientId,
+          subject: body.emailSubject,
+          configId: body.configId,
+          domain: body.domain,
+        });
+        history.unshift(created);
+        return envelope(
+          {
+            requestId: created.requestId,
+            recipientEmail: created.recipientEmail,
+            sentAt: created.sentAt ?? '',
+          },
+          202,
+        );
+      },
+      { status: 202 },
+    ),
+  );
+  const { user } = renderPanel();
+  expect(await screen.findByText('No update requests yet')).toBeInTheDocument();
+  const dialog = await openDialog(user);
+  await waitFor(() =>
+    expect(within(dialog).getByRole('combobox', { name: 'Recipient' })).toHaveValue(
+      'Amelia Hart (Primary Contact)',
+    ),
+  );
+
+  await user.click(within(dialog).getByRole('button', { name: 'Send request' }));
+
+  expect(
+    await screen.findByText('Update request sent to Amelia Hart (amelia@northwind.example).'),
+  ).toBeInTheDocument();
+  await waitFor(() =>
+    expect(
+      screen.queryByRole('dialog', { name: 'Request a client update' }),
+    ).not.toBeInTheDocument(),
+  );
+  expect(bodies).toEqual([
+    {
+      recepientId: contact.id,
+      emailSubject: 'Please review your company details',
+      emailMessage: 'Please check the information we hold about your company.',
+      configId: 1,
+      domain: 'portal.kyc.example',
+    },
+  ]);
+  const table = await screen.findByRole('table', { name: 'Update requests' });
+  const rows = within(table).getAllByRole('row');
+  expect(rows).toHaveLength(2);
+  expect(rows[1]).toHaveTextContent('Amelia Hart');
+  expect(rows[1]).toHaveTextContent('Please review your company details');
+  expect(rows[1]).toHaveTextContent('Sent');
+});
+
+test('shows a failed request with its error text', async () => {
+  const history = serveEntityData();
+  history.push(
+    record({ status: 'failed', error: 'Connection refused by smtp.example.com', sentAt: null }),
+  );
+  renderPanel();
+
+  const table = await screen.findByRole('table', { name: 'Update requests' });
+  expect(within(table).getByText('Failed')).toBeInTheDocument();
+  expect(within(table).getByText('Connection refused by smtp.example.com')).toBeInTheDocument();
+  expect(within(table).getByText('reviewer')).toBeInTheDocument();
+});
