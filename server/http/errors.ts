@@ -19,28 +19,35 @@ export function errorEnvelope(code: number, message: string, errors?: FieldError
   return { code, status: 'error', message, data: [], ...(errors?.length ? { errors } : {}) };
 }
 
-/** Field errors of a failed zod parse, with dotted paths (`corporateInformation.country`). */
-export function fieldErrorsOf(error: z.ZodError, prefix = ''): FieldError[] {
-  return error.issues.map((issue) => ({
-    field: [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix || 'body',
-    message: issue.message,
-  }));
+/**
+ * Field errors of a failed zod parse, with dotted paths (`corporateInformation.country`); an
+ * unknown key is reported on itself, an error about the whole input on `rootField`.
+ */
+export function fieldErrorsOf(error: z.ZodError, rootField = 'body'): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: issue.message }));
+    }
+    return [{ field: path.join('.') || rootField, message: issue.message }];
+  });
 }
 
 /** Parses `value` or throws a 400 ApiError whose message names the first bad field. */
 export function parseOrThrow<T extends z.ZodType>(
   schema: T,
   value: unknown,
-  what: string,
+  what: 'parameter' | 'path parameter' | 'field' | 'header',
 ): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = fieldErrorsOf(result.error);
+  const rootField = what === 'field' ? 'body' : 'query';
+  const errors = fieldErrorsOf(result.error, rootField);
   const first = errors[0];
   const message =
-    first && first.field !== 'body'
+    first && first.field !== rootField
       ? `Invalid ${what} ${first.field}: ${first.message}`
-      : `Invalid ${what}: ${first?.message ?? 'malformed'}`;
+      : `Invalid request: ${first?.message ?? 'malformed'}`;
   throw new ApiError(400, message, errors);
 }
 

@@ -12,6 +12,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflicts with an existing record',
   413: 'Body too large',
   415: 'Unsupported content type',
+  422: 'Idempotency-Key reused with a different body',
   429: 'Too many requests; see Retry-After',
   500: 'Unexpected server error (details in the server log only)',
   502: 'A downstream service (mail, identity service) failed',

@@ -220,6 +220,8 @@ export const legalEntitySearchQuerySchema = z
     },
   )
   .refine((query) => Object.keys(query).length > 0, {
+    // An unknown parameter is the error to report, not the absence of known ones.
+    when: (payload) => payload.issues.length === 0,
     message: `Give at least one search parameter: ${SEARCH_FIELDS.join(', ')}.`,
   });
 export type LegalEntitySearchQuery = z.infer<typeof legalEntitySearchQuerySchema>;
