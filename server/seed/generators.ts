@@ -825,20 +825,22 @@ export function createGenerator(options: GeneratorOptions) {
       if (!primaryOf.has(person.home) && random.chance(0.92)) {
         primaryOf.set(person.home, person.id);
         add(company, person.id, RELATIONSHIPS.primaryContact);
-        if (random.chance(0.3)) add(company, person.id, random.pick(['Director', 'CEO']));
       } else {
         add(company, person.id, random.pick(RELATIONSHIPS.officers));
       }
     }
     companies.forEach((company, index) => {
-      if (!primaryOf.has(index) && random.chance(0.85)) {
-        const personId = someone(company);
-        primaryOf.set(index, personId);
-        add(company, personId, RELATIONSHIPS.primaryContact);
+      let primary = primaryOf.get(index);
+      if (primary === undefined && random.chance(0.75)) {
+        primary = someone(company);
+        primaryOf.set(index, primary);
+        add(company, primary, RELATIONSHIPS.primaryContact);
       }
-      for (let officer = random.int(0, 2); officer > 0; officer--) {
-        add(company, someone(company), random.pick(RELATIONSHIPS.officers));
+      // The primary contact often holds an office too; officers from elsewhere are rarer.
+      if (primary !== undefined && random.chance(0.4)) {
+        add(company, primary, random.pick(RELATIONSHIPS.officers));
       }
+      if (random.chance(0.12)) add(company, someone(company), random.pick(RELATIONSHIPS.officers));
     });
   }
 
