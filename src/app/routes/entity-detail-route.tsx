@@ -1,6 +1,23 @@
-import { Title } from '@mantine/core';
+import { useParams } from 'react-router';
+import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
+import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
+import { entityQueries } from '../../features/entities/api/entity-queries.ts';
+import { EntityDetailPage } from '../../features/entities/components/entity-detail-page.tsx';
 
-/** STUB: replaced by the detail work. */
+/** /entities/:id: the entity page with the documents and client-update features plugged in. */
 export function EntityDetailRoute() {
-  return <Title order={1}>Entity</Title>;
+  const { id = '' } = useParams();
+  return (
+    <EntityDetailPage
+      key={id}
+      id={id}
+      renderDocuments={(entityId) => (
+        <DocumentsSection
+          listQuery={entityQueries.documents(entityId)}
+          documentQuery={entityQueries.document}
+        />
+      )}
+      renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} />}
+    />
+  );
 }

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import type { MockInstance } from 'vitest';
 import type { DocumentDetail } from '../../../contract/entities.ts';
 import { buildDocument } from '../../../testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
@@ -8,6 +9,9 @@ import { renderRoute } from '../../../testing/render.tsx';
 import { entityQueries } from '../../entities/api/entity-queries.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
 import { DocumentsSection } from './documents-section.tsx';
+
+// Whole pages with many role queries run slowly on a shared CI machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 const ENTITY_ID = '11111111-1111-4111-8111-111111111111';
 const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
@@ -26,8 +30,8 @@ function detailOf(
 }
 
 let createdBlobs: Blob[] = [];
-let createSpy: ReturnType<typeof vi.spyOn<typeof URL, 'createObjectURL'>>;
-let revokeSpy: ReturnType<typeof vi.spyOn<typeof URL, 'revokeObjectURL'>>;
+let createSpy: MockInstance<typeof URL.createObjectURL>;
+let revokeSpy: MockInstance<typeof URL.revokeObjectURL>;
 
 beforeEach(() => {
   createdBlobs = [];
@@ -198,7 +202,7 @@ test('sniffs the type when the response gives a generic one, and zooms and rotat
   await user.click(within(toolbar).getByRole('button', { name: 'Reset zoom' }));
   expect(image).toHaveAttribute('data-zoom', '1');
   expect(image).toHaveAttribute('data-rotation', '0');
-}, 20_000);
+});
 
 test('downloads the original bytes under a sanitised name', async () => {
   const metadata = buildDocument({ fileName: '../private/sta:tement?.pdf' });

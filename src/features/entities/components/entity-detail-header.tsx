@@ -1,0 +1,65 @@
+import { Anchor, Badge, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { CopyButton } from '../../../components/copy-button.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import type { KycMetaData } from '../../../contract/entities.ts';
+import { RiskLevelBadge } from './risk-level-badge.tsx';
+
+function Identifier({ label, value }: { label: string; value: string }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Code>{value}</Code>
+      <CopyButton value={value} label={label} />
+    </Group>
+  );
+}
+
+export function EntityDetailHeader({
+  id,
+  title,
+  typeLabel,
+  kyc,
+  actions,
+}: {
+  id: string;
+  title: string;
+  typeLabel: string;
+  kyc: KycMetaData | undefined;
+  actions?: ReactNode;
+}) {
+  return (
+    <Stack gap="xs">
+      <Anchor component={Link} to={paths.entities} size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          Entities
+        </Group>
+      </Anchor>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={6}>
+          <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+            {title}
+          </Title>
+          <Group gap="xs">
+            <Badge variant="default" tt="none">
+              {typeLabel}
+            </Badge>
+            <StatusBadge status={kyc?.kycStatus} />
+            <RiskLevelBadge level={kyc?.riskLevel} />
+          </Group>
+        </Stack>
+        {actions}
+      </Group>
+      <Group gap="lg">
+        <Identifier label="entity ID" value={id} />
+        {kyc?.externalID ? <Identifier label="external ID" value={kyc.externalID} /> : null}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,47 @@
+import { Grid, Paper, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { LegalEntity } from '../../../contract/entities.ts';
+import { CorporateInformation } from './corporate-information.tsx';
+import { DetailSection } from './detail-section.tsx';
+import { EntityDetailHeader } from './entity-detail-header.tsx';
+import { KycMetadataSection } from './kyc-metadata-section.tsx';
+import { LinkedPeople } from './linked-people.tsx';
+import { VerificationsList } from './verifications-list.tsx';
+
+export interface LegalEntityDetailProps {
+  entity: LegalEntity;
+  /** Slots the app fills from other features (documents, client updates). */
+  documents: ReactNode;
+  clientUpdates: ReactNode;
+}
+
+export function LegalEntityDetail({ entity, documents, clientUpdates }: LegalEntityDetailProps) {
+  return (
+    <Stack gap="lg">
+      <EntityDetailHeader
+        id={entity.id}
+        title={entity.corporateInformation.companyName}
+        typeLabel="Legal entity"
+        kyc={entity.kycMetaData}
+      />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="lg">
+            <CorporateInformation info={entity.corporateInformation} />
+            <VerificationsList verifications={entity.corporateVerifications} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="lg">
+            <KycMetadataSection kyc={entity.kycMetaData} />
+            <LinkedPeople links={entity.linkedEntities} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <DetailSection title="Supporting documents">{documents}</DetailSection>
+      <Paper withBorder p="md">
+        {clientUpdates}
+      </Paper>
+    </Stack>
+  );
+}
