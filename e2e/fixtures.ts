@@ -133,7 +133,7 @@ export { expect };
 export async function signIn(page: Page, kyc: KycServer, next = '/entities') {
   await page.goto(`/login?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Username').fill(kyc.demo.username);
-  await page.getByLabel('Password').fill(kyc.demo.password);
+  await page.getByLabel('Password', { exact: true }).fill(kyc.demo.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(new RegExp(`${next.replace(/[/?]/g, '\\$&')}`));
 }
