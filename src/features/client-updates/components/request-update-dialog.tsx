@@ -76,6 +76,7 @@ export function RequestUpdateDialog({
       onClose={onClose}
       title="Request a client update"
       size="min(64rem, 95vw)"
+      yOffset="4vh"
       scrollAreaComponent={ScrollArea.Autosize}
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
@@ -282,7 +283,7 @@ function RequestUpdateForm({
           <Textarea
             label="Message"
             required
-            rows={8}
+            rows={6}
             resize="vertical"
             {...form.register('emailMessage')}
             error={errors.emailMessage?.message}
