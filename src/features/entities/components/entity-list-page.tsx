@@ -64,6 +64,12 @@ export function EntityListPage() {
   const firstShown = filters.start + 1;
   const lastShown = filters.start + (entities?.length ?? 0);
 
+  const rangeText = query.isPlaceholderData
+    ? 'Loading…'
+    : entities && entities.length > 0
+      ? `Showing ${firstShown}–${lastShown}`
+      : '';
+
   let content;
   if (query.isError && entities === undefined) {
     content = (
@@ -167,26 +173,27 @@ export function EntityListPage() {
                     mb={8}
                   />
                 </Group>
-                <NativeSelect
-                  label="Rows per page"
-                  value={String(filters.limit)}
-                  onChange={(event) =>
-                    updateFilters({ limit: Number(event.currentTarget.value), start: 0 })
-                  }
-                  data={PAGE_SIZES.map(String)}
-                  w={120}
-                />
-              </Group>
-              {content}
-              <Group justify="space-between" align="center">
-                <Text size="sm" c="dimmed" role="status" aria-live="polite">
-                  {query.isPlaceholderData
-                    ? 'Loading…'
-                    : entities && entities.length > 0
-                      ? `Showing ${firstShown}–${lastShown}`
-                      : ''}
-                </Text>
-                <Group gap="xs">
+                <Group align="end" gap="sm" wrap="nowrap">
+                  <NativeSelect
+                    label="Rows per page"
+                    value={String(filters.limit)}
+                    onChange={(event) =>
+                      updateFilters({ limit: Number(event.currentTarget.value), start: 0 })
+                    }
+                    data={PAGE_SIZES.map(String)}
+                    w={120}
+                  />
+                  <Text
+                    size="sm"
+                    c="dimmed"
+                    role="status"
+                    aria-live="polite"
+                    miw={110}
+                    ta="right"
+                    mb={8}
+                  >
+                    {rangeText}
+                  </Text>
                   <Button
                     variant="default"
                     leftSection={<IconChevronLeft size={16} aria-hidden />}
@@ -207,6 +214,7 @@ export function EntityListPage() {
                   </Button>
                 </Group>
               </Group>
+              {content}
             </Stack>
           </Tabs.Panel>
         ))}

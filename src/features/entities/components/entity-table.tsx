@@ -46,7 +46,7 @@ export function EntityTable({ entities, showDocuments, busy = false }: EntityTab
         aria-busy={busy}
         striped
         highlightOnHover
-        verticalSpacing="sm"
+        verticalSpacing="xs"
         style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
       >
         <Head showDocuments={showDocuments} />
@@ -94,7 +94,7 @@ export function EntityTableSkeleton({
   const cells = COLUMNS.length + (showDocuments ? 1 : 0);
   return (
     <Table.ScrollContainer minWidth={960}>
-      <Table aria-label="Entities" aria-busy verticalSpacing="sm">
+      <Table aria-label="Entities" aria-busy verticalSpacing="xs">
         <Head showDocuments={showDocuments} />
         <Table.Tbody>
           {Array.from({ length: rows }, (_, rowIndex) => (

@@ -7,14 +7,14 @@ import {
 } from '../../../contract/entities.ts';
 
 /** Each search field with its label; the names are the API's query parameters and the URL's. */
-export const SEARCH_FORM_FIELDS: { name: SearchField; label: string; description?: string }[] = [
+export const SEARCH_FORM_FIELDS: { name: SearchField; label: string; description: string }[] = [
   { name: 'companyName', label: 'Company name', description: 'Part of the name is enough' },
-  { name: 'registrationNumber', label: 'Registration number' },
-  { name: 'externalID', label: 'External ID' },
+  { name: 'registrationNumber', label: 'Registration number', description: 'Exact match' },
+  { name: 'externalID', label: 'External ID', description: 'Exact match' },
   { name: 'duns', label: 'DUNS', description: 'Digits only, up to 9' },
   { name: 'glei', label: 'LEI', description: '20 letters and digits' },
-  { name: 'email', label: 'Primary contact e-mail' },
-  { name: 'phone', label: 'Phone' },
+  { name: 'email', label: 'Primary contact e-mail', description: 'Exact match' },
+  { name: 'phone', label: 'Phone', description: 'Only the digits are compared' },
 ];
 
 /** Empty means "not searched on"; a filled field must make sense before it is sent. */
