@@ -49,6 +49,7 @@ const company = buildLegalEntity({
   ],
   linkedEntities: [
     { relationship: 'CEO', entityID: ceo.id },
+    { relationship: 'Director', entityID: contact.id },
     { relationship: 'Primary Contact', entityID: contact.id },
   ],
 });
@@ -148,8 +149,10 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   expect(primary).toHaveAttribute('href', `/entities/${contact.id}`);
   expect(other).toHaveAttribute('href', `/entities/${ceo.id}`);
   const items = people.getAllByRole('listitem');
+  expect(items).toHaveLength(2);
   expect(items[0]).toHaveTextContent('Amelia Rose Hart');
   expect(items[0]).toHaveTextContent('Primary Contact');
+  expect(items[0]).toHaveTextContent('Director');
   expect(items[1]).toHaveTextContent('Oliver Stone');
   expect(items[1]).toHaveTextContent('CEO');
 

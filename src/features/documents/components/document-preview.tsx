@@ -2,6 +2,9 @@ import { Stack, Text } from '@mantine/core';
 import { IconFileUnknown } from '@tabler/icons-react';
 import { ImageViewer } from './image-viewer.tsx';
 
+/** Leaves room for the viewer's header, details and buttons on a 720-pixel-high screen. */
+const PREVIEW_HEIGHT = 'max(240px, calc(100dvh - 330px))';
+
 /** Types the browser renders safely from a blob: no HTML or SVG, which could run script. */
 const PREVIEWABLE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
@@ -19,11 +22,12 @@ export function DocumentPreview({
       <iframe
         src={objectUrl}
         title={`Preview of ${fileName}`}
-        style={{ width: '100%', height: '66vh', border: 0, borderRadius: 8 }}
+        style={{ width: '100%', height: PREVIEW_HEIGHT, border: 0, borderRadius: 8 }}
       />
     );
   }
-  if (PREVIEWABLE_IMAGES.has(mimeType)) return <ImageViewer src={objectUrl} alt={fileName} />;
+  if (PREVIEWABLE_IMAGES.has(mimeType))
+    return <ImageViewer src={objectUrl} alt={fileName} height={PREVIEW_HEIGHT} />;
   return (
     <Stack align="center" gap="xs" py="xl">
       <IconFileUnknown size={40} aria-hidden />

@@ -1,16 +1,61 @@
 import { ActionIcon, Box, Group, Text, Tooltip } from '@mantine/core';
-import { IconRotateClockwise, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useElementSize } from '@mantine/hooks';
+import { IconRotateClockwise2, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
+import { useState, type CSSProperties } from 'react';
 
 const MIN_ZOOM = 0.25;
 const MAX_ZOOM = 4;
 const ZOOM_STEP = 1.25;
 
-export function ImageViewer({ src, alt }: { src: string; alt: string }) {
+/** At zoom 1 the image fits the box (never enlarged); zoom and rotation keep it scrollable. */
+function layout(
+  natural: { width: number; height: number } | null,
+  box: { width: number; height: number },
+  zoom: number,
+  rotation: number,
+): { frame: CSSProperties; image: CSSProperties } {
+  if (!natural || box.width === 0 || box.height === 0) {
+    return {
+      frame: { margin: 'auto' },
+      image: {
+        display: 'block',
+        maxWidth: '100%',
+        transform: `rotate(${rotation}deg) scale(${zoom})`,
+      },
+    };
+  }
+  const sideways = rotation % 180 !== 0;
+  const turnedWidth = sideways ? natural.height : natural.width;
+  const turnedHeight = sideways ? natural.width : natural.height;
+  const scale = Math.min(1, box.width / turnedWidth, box.height / turnedHeight) * zoom;
+  return {
+    frame: {
+      position: 'relative',
+      flexShrink: 0,
+      margin: 'auto',
+      width: turnedWidth * scale,
+      height: turnedHeight * scale,
+    },
+    image: {
+      position: 'absolute',
+      left: '50%',
+      top: '50%',
+      width: natural.width * scale,
+      height: natural.height * scale,
+      maxWidth: 'none',
+      transform: `translate(-50%, -50%) rotate(${rotation}deg)`,
+    },
+  };
+}
+
+export function ImageViewer({ src, alt, height }: { src: string; alt: string; height: string }) {
   const [zoom, setZoom] = useState(1);
   const [rotation, setRotation] = useState(0);
+  const [natural, setNatural] = useState<{ width: number; height: number } | null>(null);
+  const { ref: boxRef, width: boxWidth, height: boxHeight } = useElementSize<HTMLDivElement>();
   const zoomBy = (factor: number) =>
     setZoom((current) => Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, current * factor)));
+  const styles = layout(natural, { width: boxWidth, height: boxHeight }, zoom, rotation);
 
   return (
     <Box>
@@ -38,7 +83,7 @@ export function ImageViewer({ src, alt }: { src: string; alt: string }) {
             <IconZoomIn size={18} aria-hidden />
           </ActionIcon>
         </Tooltip>
-        <Tooltip label="Reset zoom and rotation">
+        <Tooltip label="Fit and reset rotation">
           <ActionIcon
             variant="default"
             aria-label="Reset zoom"
@@ -56,28 +101,30 @@ export function ImageViewer({ src, alt }: { src: string; alt: string }) {
             aria-label="Rotate"
             onClick={() => setRotation((current) => (current + 90) % 360)}
           >
-            <IconRotateClockwise size={18} aria-hidden />
+            <IconRotateClockwise2 size={18} aria-hidden />
           </ActionIcon>
         </Tooltip>
       </Group>
       <Box
-        h="62vh"
+        ref={boxRef}
         bg="gray.1"
-        style={{ overflow: 'auto', display: 'grid', placeItems: 'center', borderRadius: 8 }}
+        style={{ height, overflow: 'auto', display: 'flex', borderRadius: 8 }}
       >
-        <img
-          src={src}
-          alt={alt}
-          data-zoom={zoom}
-          data-rotation={rotation}
-          style={{
-            width: `${zoom * 100}%`,
-            maxWidth: 'none',
-            height: 'auto',
-            transform: `rotate(${rotation}deg)`,
-            transition: 'transform 120ms ease, width 120ms ease',
-          }}
-        />
+        <div style={styles.frame}>
+          <img
+            src={src}
+            alt={alt}
+            data-zoom={zoom}
+            data-rotation={rotation}
+            onLoad={(event) =>
+              setNatural({
+                width: event.currentTarget.naturalWidth,
+                height: event.currentTarget.naturalHeight,
+              })
+            }
+            style={styles.image}
+          />
+        </div>
       </Box>
     </Box>
   );

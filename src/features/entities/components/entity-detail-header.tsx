@@ -8,14 +8,22 @@ import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { KycMetaData } from '../../../contract/entities.ts';
 import { RiskLevelBadge } from './risk-level-badge.tsx';
 
-function Identifier({ label, value }: { label: string; value: string }) {
+function Identifier({
+  label,
+  copyLabel,
+  value,
+}: {
+  label: string;
+  copyLabel: string;
+  value: string;
+}) {
   return (
-    <Group gap={4} wrap="nowrap">
+    <Group gap={6} wrap="nowrap">
       <Text size="sm" c="dimmed">
         {label}
       </Text>
       <Code>{value}</Code>
-      <CopyButton value={value} label={label} />
+      <CopyButton value={value} label={copyLabel} />
     </Group>
   );
 }
@@ -57,8 +65,10 @@ export function EntityDetailHeader({
         {actions}
       </Group>
       <Group gap="lg">
-        <Identifier label="entity ID" value={id} />
-        {kyc?.externalID ? <Identifier label="external ID" value={kyc.externalID} /> : null}
+        <Identifier label="Entity ID" copyLabel="entity ID" value={id} />
+        {kyc?.externalID ? (
+          <Identifier label="External ID" copyLabel="external ID" value={kyc.externalID} />
+        ) : null}
       </Group>
     </Stack>
   );

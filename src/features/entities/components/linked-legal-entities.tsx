@@ -7,47 +7,45 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import type { LinkedEntity } from '../../../contract/entities.ts';
 import { entityQueries } from '../api/entity-queries.ts';
 import { DetailSection } from './detail-section.tsx';
-import { MAX_NAME_LOOKUPS } from './linked-people.tsx';
-
-const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
+import { groupLinks, MAX_NAME_LOOKUPS, shortId } from './linked-people.tsx';
 
 /** The legal entities a natural person is tied to, each linking to its page. */
 export function LinkedLegalEntities({ links }: { links: readonly LinkedEntity[] | undefined }) {
-  const list = links ?? [];
-  const companies = useQueries({
-    queries: list
+  const companies = groupLinks(links ?? []);
+  const records = useQueries({
+    queries: companies
       .slice(0, MAX_NAME_LOOKUPS)
-      .map((link) => entityQueries.legalEntity(link.entityID)),
+      .map((company) => entityQueries.legalEntity(company.entityId)),
   });
 
   return (
     <DetailSection title="Linked legal entities">
-      {list.length === 0 ? (
+      {companies.length === 0 ? (
         <EmptyState
           title="No linked legal entities"
           description="This person is not linked to any legal entity."
           icon={<IconBuilding size={28} aria-hidden />}
         />
       ) : (
-        <List listStyleType="none" spacing="xs" aria-label="Linked legal entities">
-          {list.map((link, index) => {
-            const company = companies[index];
+        <List listStyleType="none" spacing="sm" aria-label="Linked legal entities">
+          {companies.map((company, index) => {
+            const record = records[index];
             return (
-              <List.Item key={link.entityID}>
-                <Group gap="xs" wrap="nowrap" justify="space-between">
-                  {company?.isPending ? (
-                    <Skeleton h={16} w={160} />
-                  ) : (
-                    <Anchor component={Link} to={paths.entity(link.entityID)} fw={500}>
-                      {company?.data?.corporateInformation.companyName ??
-                        `Legal entity ${shortId(link.entityID)}`}
-                    </Anchor>
-                  )}
-                  {link.relationship ? (
-                    <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }}>
-                      {link.relationship}
+              <List.Item key={company.entityId}>
+                {record?.isPending ? (
+                  <Skeleton h={16} w={160} />
+                ) : (
+                  <Anchor component={Link} to={paths.entity(company.entityId)} fw={500}>
+                    {record?.data?.corporateInformation.companyName ??
+                      `Legal entity ${shortId(company.entityId)}`}
+                  </Anchor>
+                )}
+                <Group gap={4} mt={4}>
+                  {company.relationships.map((relationship) => (
+                    <Badge key={relationship} variant="light" color="gray" tt="none">
+                      {relationship}
                     </Badge>
-                  ) : null}
+                  ))}
                 </Group>
               </List.Item>
             );

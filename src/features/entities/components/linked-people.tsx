@@ -11,65 +11,81 @@ import { DetailSection } from './detail-section.tsx';
 /** Names are read one request per person, so only this many are looked up. */
 export const MAX_NAME_LOOKUPS = 20;
 
-/** The primary contact first, then by relationship, keeping the server's order otherwise. */
-export function orderLinks(links: readonly LinkedEntity[]): LinkedEntity[] {
-  const rank = (link: LinkedEntity) => (link.relationship === PRIMARY_CONTACT ? 0 : 1);
-  return links
-    .map((link, index) => ({ link, index }))
-    .sort((a, b) => rank(a.link) - rank(b.link) || a.index - b.index)
-    .map(({ link }) => link);
+export interface LinkedPerson {
+  entityId: string;
+  relationships: string[];
 }
 
-const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
+/**
+ * One entry per person (a person can hold several roles), the primary contact first and the
+ * others in the server's order; within an entry "Primary Contact" leads.
+ */
+export function groupLinks(links: readonly LinkedEntity[]): LinkedPerson[] {
+  const people = new Map<string, LinkedPerson>();
+  for (const link of links) {
+    const person = people.get(link.entityID) ?? { entityId: link.entityID, relationships: [] };
+    if (link.relationship && !person.relationships.includes(link.relationship)) {
+      if (link.relationship === PRIMARY_CONTACT) person.relationships.unshift(link.relationship);
+      else person.relationships.push(link.relationship);
+    }
+    people.set(link.entityID, person);
+  }
+  const isPrimary = (person: LinkedPerson) => person.relationships[0] === PRIMARY_CONTACT;
+  return [...people.values()].sort((a, b) => Number(isPrimary(b)) - Number(isPrimary(a)));
+}
+
+export const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 
 export function LinkedPeople({ links }: { links: readonly LinkedEntity[] | undefined }) {
-  const ordered = orderLinks(links ?? []);
-  const people = useQueries({
-    queries: ordered
+  const people = groupLinks(links ?? []);
+  const records = useQueries({
+    queries: people
       .slice(0, MAX_NAME_LOOKUPS)
-      .map((link) => entityQueries.naturalPerson(link.entityID)),
+      .map((person) => entityQueries.naturalPerson(person.entityId)),
   });
 
   return (
     <DetailSection title="Linked people">
-      {ordered.length === 0 ? (
+      {people.length === 0 ? (
         <EmptyState
           title="No linked people"
           description="No natural person is linked to this entity."
           icon={<IconUsers size={28} aria-hidden />}
         />
       ) : (
-        <List listStyleType="none" spacing="xs" aria-label="Linked people">
-          {ordered.map((link, index) => {
-            const person = people[index];
-            const info = person?.data?.personalInformation;
+        <List listStyleType="none" spacing="sm" aria-label="Linked people">
+          {people.map((person, index) => {
+            const record = records[index];
+            const info = record?.data?.personalInformation;
             const name = info
               ? [info.firstName, info.middleName, info.lastName].filter(Boolean).join(' ')
-              : `Person ${shortId(link.entityID)}`;
+              : `Person ${shortId(person.entityId)}`;
             return (
-              <List.Item key={link.entityID}>
-                <Group gap="xs" wrap="nowrap" justify="space-between">
-                  {person?.isPending ? (
-                    <Skeleton h={16} w={140} />
-                  ) : (
-                    <Anchor component={Link} to={paths.entity(link.entityID)} fw={500}>
-                      {name}
-                    </Anchor>
-                  )}
-                  <Badge
-                    variant={link.relationship === PRIMARY_CONTACT ? 'filled' : 'light'}
-                    color={link.relationship === PRIMARY_CONTACT ? 'indigo' : 'gray'}
-                    tt="none"
-                    style={{ flexShrink: 0 }}
-                  >
-                    {link.relationship ?? 'Linked'}
-                  </Badge>
-                </Group>
+              <List.Item key={person.entityId}>
+                {record?.isPending ? (
+                  <Skeleton h={16} w={140} />
+                ) : (
+                  <Anchor component={Link} to={paths.entity(person.entityId)} fw={500}>
+                    {name}
+                  </Anchor>
+                )}
                 {info?.email ? (
                   <Text size="xs" c="dimmed">
                     {info.email}
                   </Text>
                 ) : null}
+                <Group gap={4} mt={4}>
+                  {person.relationships.map((relationship) => (
+                    <Badge
+                      key={relationship}
+                      variant={relationship === PRIMARY_CONTACT ? 'filled' : 'light'}
+                      color={relationship === PRIMARY_CONTACT ? 'indigo' : 'gray'}
+                      tt="none"
+                    >
+                      {relationship}
+                    </Badge>
+                  ))}
+                </Group>
               </List.Item>
             );
           })}
