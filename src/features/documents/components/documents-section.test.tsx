@@ -266,10 +266,14 @@ test('closing the viewer revokes the object URL and disposes the decoder', async
       },
     };
   };
-  const { user } = renderSection(createDecoder);
+  const { user, queryClient } = renderSection(createDecoder);
   await user.click(await screen.findByRole('button', { name: 'View bank-statement.pdf' }));
   await screen.findByTitle('Preview of bank-statement.pdf');
   expect(revokeSpy).not.toHaveBeenCalled();
+  // Once the Blob holds the bytes, the cached base64 copy is dropped.
+  expect(queryClient.getQueryData<DocumentDetail>(['documents', metadata.documentId])?.file).toBe(
+    '',
+  );
 
   await user.click(screen.getByRole('button', { name: 'Close viewer' }));
   expect(revokeSpy).toHaveBeenCalledWith('blob:document-1');
