@@ -16,7 +16,29 @@ export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: S
   sqlite.pragma('synchronous = NORMAL');
   // Another process (admin CLI, a second server) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withImmediateTransactions(sqlite) }),
+  });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   return { db, sqlite };
+}
+
+/**
+ * Kysely opens SQLite transactions with a deferred BEGIN: one that reads and then writes fails with
+ * SQLITE_BUSY at once when another process wrote in between. BEGIN IMMEDIATE takes the write lock
+ * up front and waits for it (busy_timeout) instead.
+ */
+function withImmediateTransactions(sqlite: SQLite.Database): SQLite.Database {
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') {
+        return (source: string) =>
+          target.prepare(source.trim().toLowerCase() === 'begin' ? 'begin immediate' : source);
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }

@@ -20,6 +20,7 @@ export async function ensureDemoData(
 ): Promise<{ username: string; password: string } | null> {
   return seedRepository(services.db).inTransaction(async (trx) => {
     const seed = seedRepository(trx);
+    await seed.recordFirstStartCheck(services.now());
     if (await seed.hasEntities()) return null;
     if (await accountsRepository(trx).findByUsername(DEMO_ACCOUNT.username)) return null;
     const generator = createGenerator({ seed: DEMO_SEED, now: services.now() });

@@ -194,7 +194,8 @@ const DOCUMENT_WEIGHTS: readonly (readonly [DocumentType, number])[] = [
   ['Other', 12],
 ];
 
-const MAIL_PROVIDERS = ['gmail.com', 'outlook.com', 'proton.me', 'icloud.com', 'yahoo.com'];
+// Demo addresses use the reserved `.example` TLD (RFC 2606) so a configured SMTP server never mails a real person.
+const MAIL_PROVIDERS = ['mail.example', 'post.example', 'inbox.example', 'webmail.example'];
 
 const BANKS = [
   'Barclays',
@@ -619,7 +620,7 @@ export function createGenerator(options: GeneratorOptions) {
           : random.int(2, 1095);
     const created = daysAgo(ageDays);
     const { name, base, trade } = companyName(country);
-    const domain = `${slugify(base)}.${country.tld}`;
+    const domain = `${slugify(base)}.${country.tld}.example`;
     const [city, stateProvince, postalPattern] = random.pick(country.cities);
     const phone = random.chance(0.95) ? fillPattern(random, random.pick(country.phones)) : null;
     const id = newId();

@@ -7,6 +7,18 @@ const ROWS_PER_STATEMENT = 500;
 /** Bulk writes for demo and benchmark data; the only place with the seed's SQL. */
 export function seedRepository(db: Db) {
   return {
+    /**
+     * Writes first so the transaction holds the write lock before it reads: a second server
+     * starting on the same DATA_DIR waits here, then sees the data, instead of failing.
+     */
+    async recordFirstStartCheck(at: Date): Promise<void> {
+      await db
+        .insertInto('app_settings')
+        .values({ key: 'demo-data-checked-at', value: at.toISOString() })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: at.toISOString() }))
+        .execute();
+    },
+
     async hasEntities(): Promise<boolean> {
       const row = await db.selectFrom('entities').select('id').limit(1).executeTakeFirst();
       return row !== undefined;

@@ -1,9 +1,55 @@
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import {
+  MantineProvider,
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 
+const LIGHT_HUES = new Set(['yellow', 'orange', 'lime']);
+
+// Mantine's filled and light variants put small text below WCAG AA (4.5:1) for most hues; darker
+// shades (or dark text on the light hues) keep badges and buttons readable.
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const defaults = defaultVariantColorsResolver(input);
+  const parsed = parseThemeColor({
+    color: input.color ?? input.theme.primaryColor,
+    theme: input.theme,
+  });
+  const shades = parsed.isThemeColor ? input.theme.colors[parsed.color] : undefined;
+  if (!shades) return defaults;
+  if (input.variant === 'filled') {
+    return LIGHT_HUES.has(parsed.color)
+      ? {
+          ...defaults,
+          background: shades[5],
+          hover: shades[6],
+          color: 'var(--mantine-color-black)',
+        }
+      : {
+          ...defaults,
+          background: darken(shades[9], 0.15),
+          hover: darken(shades[9], 0.3),
+          color: 'var(--mantine-color-white)',
+        };
+  }
+  if (input.variant === 'light' || input.variant === 'outline' || input.variant === 'subtle') {
+    return {
+      ...defaults,
+      color: darken(shades[9], 0.3),
+      border: input.variant === 'outline' ? `1px solid ${darken(shades[9], 0.3)}` : defaults.border,
+    };
+  }
+  return defaults;
+};
+
 export const theme = createTheme({
+  variantColorResolver,
   primaryColor: 'indigo',
   // Shade 7 keeps white button text and links above WCAG AA contrast (4.5:1).
   primaryShade: { light: 7, dark: 8 },
@@ -11,10 +57,14 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
 });
 
-// Mantine's default dimmed grey is 3.3:1 on white; gray.7 reads as secondary and passes AA.
+// Mantine's default dimmed grey is 3.3:1 on white; gray.7 still reads as secondary and passes AA.
 const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': resolved.colors.gray[7] ?? '#495057' },
+  light: {
+    '--mantine-color-dimmed': resolved.colors.gray[7] ?? '#495057',
+    // Links stay above 4.5:1 on hovered and striped table rows too.
+    '--mantine-color-anchor': resolved.colors.indigo[9] ?? '#364fc7',
+  },
   dark: {},
 });
 

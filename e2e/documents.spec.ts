@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { apiData } from './api.ts';
+import { expect, signIn, test } from './fixtures.ts';
+
+interface ListedEntity {
+  id: string;
+  type: string;
+  supportingDocuments?: { documentId: string; fileName: string; mimeType?: string }[];
+}
+
+test('a reviewer reads a legal entity, views a document and downloads the exact bytes', async ({
+  page,
+  kyc,
+  request,
+  axe,
+}) => {
+  const entities = await apiData<ListedEntity[]>(
+    request,
+    kyc,
+    '/api/v2/entities?type=legal-entities&limit=50&supportingDocuments=true&corporateVerification=true',
+  );
+  const entity = entities.find((e) =>
+    e.supportingDocuments?.some((d) => d.mimeType === 'application/pdf'),
+  );
+  const document = entity?.supportingDocuments?.find((d) => d.mimeType === 'application/pdf');
+  if (!entity || !document) throw new Error('demo data has no legal entity with a PDF');
+  const stored = await apiData<{ file: string }>(
+    request,
+    kyc,
+    `/api/v2/documents/${document.documentId}`,
+  );
+  const storedSha = crypto
+    .createHash('sha256')
+    .update(Buffer.from(stored.file, 'base64'))
+    .digest('hex');
+
+  await signIn(page, kyc, `/entities/${entity.id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Corporate information/i })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Verifications/i })).toBeVisible();
+  await axe();
+
+  await page.getByRole('button', { name: `View ${document.fileName}` }).click();
+  const viewer = page.getByRole('dialog', { name: document.fileName });
+  await expect(viewer).toBeVisible();
+  await expect(viewer.locator('iframe, object, embed').first()).toBeVisible();
+  await expect(viewer.getByText(/not approved|approved/i).first()).toBeVisible();
+  await axe();
+
+  const downloadPromise = page.waitForEvent('download');
+  await viewer.getByRole('button', { name: 'Download' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toBe(document.fileName);
+  const downloaded = fs.readFileSync(await download.path());
+  expect(crypto.createHash('sha256').update(downloaded).digest('hex')).toBe(storedSha);
+
+  await viewer.getByRole('button', { name: 'Close viewer' }).click();
+  await expect(viewer).toBeHidden();
+});
+
+test('an image document opens with zoom and rotate controls', async ({ page, kyc, request }) => {
+  const entities = await apiData<ListedEntity[]>(
+    request,
+    kyc,
+    '/api/v2/entities?type=legal-entities&limit=100&supportingDocuments=true',
+  );
+  const entity = entities.find((e) =>
+    e.supportingDocuments?.some((d) => d.mimeType === 'image/png'),
+  );
+  const document = entity?.supportingDocuments?.find((d) => d.mimeType === 'image/png');
+  if (!entity || !document) throw new Error('demo data has no legal entity with a PNG');
+
+  await signIn(page, kyc, `/entities/${entity.id}`);
+  await page.getByRole('button', { name: `View ${document.fileName}` }).click();
+  const viewer = page.getByRole('dialog', { name: document.fileName });
+  const image = viewer.locator('img[data-rotation]');
+  await expect(image).toBeVisible();
+  const zoomBefore = Number(await image.getAttribute('data-zoom'));
+  await viewer.getByRole('button', { name: 'Rotate' }).click();
+  await expect(image).toHaveAttribute('data-rotation', '90');
+  await viewer.getByRole('button', { name: 'Zoom in' }).click();
+  await expect
+    .poll(async () => Number(await image.getAttribute('data-zoom')))
+    .toBeGreaterThan(zoomBefore);
+});
+
+test('an unknown entity ID shows a not-found page', async ({ page, kyc }) => {
+  await signIn(page, kyc, '/entities/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByText(/No entity with ID/i)).toBeVisible();
+});

@@ -1,0 +1,78 @@
+import { apiData } from './api.ts';
+import { expect, signIn, test } from './fixtures.ts';
+
+test('a reviewer browses entities by type, page size, order and page, with the state in the URL', async ({
+  page,
+  kyc,
+  axe,
+}) => {
+  await signIn(page, kyc);
+  const table = page.getByRole('table', { name: 'Entities' });
+  await expect(table.getByRole('row')).toHaveCount(11); // header + 10 rows by default
+  await axe();
+
+  await page.getByRole('tab', { name: 'Legal entities' }).click();
+  await expect(page).toHaveURL(/type=legal-entities/);
+  await expect(table.getByRole('row').nth(1)).toContainText('Legal entity');
+
+  await page.getByRole('textbox', { name: 'Rows per page' }).click();
+  await page.getByRole('option', { name: '25' }).click();
+  await expect(page).toHaveURL(/limit=25/);
+  await expect(table.getByRole('row')).toHaveCount(26);
+
+  const firstOnPageOne = await table.getByRole('row').nth(1).getByRole('link').textContent();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(/start=25/);
+  await expect(table.getByRole('row').nth(1).getByRole('link')).not.toHaveText(
+    firstOnPageOne ?? '',
+  );
+
+  await page.getByRole('switch', { name: 'Include verifications' }).click();
+  await expect(page).toHaveURL(/corporateVerification=true/);
+
+  // The URL alone restores the view (a shared link, the back button).
+  const url = page.url();
+  await page.goto('/entities');
+  await page.goto(url);
+  await expect(page.getByRole('tab', { name: 'Legal entities' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(table.getByRole('row')).toHaveCount(26);
+
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(page).toHaveURL(/start=0|^(?!.*start=)/);
+  await expect(table.getByRole('row').nth(1).getByRole('link')).toHaveText(firstOnPageOne ?? '');
+});
+
+test('a reviewer searches legal entities and opens a result', async ({
+  page,
+  kyc,
+  request,
+  axe,
+}) => {
+  const ids = await apiData<string[]>(
+    request,
+    kyc,
+    '/api/v2/entities/legal-entities?companyName=international',
+  );
+  expect(ids.length).toBeGreaterThan(0);
+
+  await signIn(page, kyc, '/search');
+  await page.getByRole('textbox', { name: 'DUNS' }).fill('12ab');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page.getByText(/digits/i).first()).toBeVisible();
+
+  await page.getByRole('textbox', { name: 'DUNS' }).fill('');
+  await page.getByRole('textbox', { name: 'Company name' }).fill('international');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/companyName=international/);
+  await expect(page.getByText(new RegExp(`${ids.length} match`))).toBeVisible();
+  await axe();
+
+  const results = page.getByRole('table', { name: 'Search results' }).getByRole('link');
+  await expect(results).toHaveCount(Math.min(ids.length, 25));
+  await results.first().click();
+  await expect(page).toHaveURL(/\/entities\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(/international/i);
+});

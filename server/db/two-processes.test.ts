@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { createAccount } from '../auth/accounts.ts';
+import { openDatabase } from './database.ts';
+
+interface RunningServer {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts the real entry point (`server/main.ts`) as its own process. */
+function startProcess(dataDir: string): Promise<RunningServer> {
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
+      if (url) resolve({ child, url, output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${output}`)));
+  });
+}
+
+function createPayload(n: number) {
+  return {
+    corporateInformation: {
+      companyName: `Parallel Writer ${n} Ltd`,
+      registrationNumber: `PW-${n}`,
+      country: 'GB',
+    },
+    primaryContact: { firstName: 'Pat', lastName: `Writer ${n}`, email: `pat${n}@writers.example` },
+  };
+}
+
+test('two server processes on one DATA_DIR start, share the writes, and leave a sound database', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-two-'));
+  const servers = await Promise.all([startProcess(dataDir), startProcess(dataDir)]);
+  try {
+    // Exactly one of them loaded the demo data; the other found it there.
+    const demoLoads = servers.filter((s) => s.output().includes('Demo data loaded')).length;
+    expect(demoLoads).toBe(1);
+
+    const { db } = await openDatabase(dataDir);
+    const { apiKey } = await createAccount(db, 'parallel');
+    const before = Number(
+      (
+        await db
+          .selectFrom('entities')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    await db.destroy();
+
+    const writes = Array.from({ length: 30 }, (_, n) => {
+      const server = servers[n % 2];
+      if (!server) throw new Error('no server');
+      return fetch(`${server.url}/api/v2/entities/legal-entities`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
+        body: JSON.stringify(createPayload(n)),
+      }).then((response) => response.status);
+    });
+    expect(await Promise.all(writes)).toEqual(Array.from({ length: 30 }, () => 201));
+
+    const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'), { readonly: true });
+    try {
+      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(sqlite.pragma('foreign_key_check')).toEqual([]);
+      const count = sqlite.prepare('select count(*) as n from entities').get() as { n: number };
+      // Each create adds the legal entity and its primary contact.
+      expect(count.n).toBe(before + 60);
+    } finally {
+      sqlite.close();
+    }
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}, 180_000);
