@@ -256,6 +256,27 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_company_name_trigram': {
+    async up(db: Kysely<unknown>) {
+      // External content over legal_entities' rowid: the index stores trigrams, not a second copy of the names.
+      await sql`create virtual table legal_entities_company_name_fts using fts5(company_name, content='legal_entities', content_rowid='rowid', tokenize='trigram')`.execute(
+        db,
+      );
+      await sql`create trigger legal_entities_company_name_fts_insert after insert on legal_entities begin
+        insert into legal_entities_company_name_fts (rowid, company_name) values (new.rowid, new.company_name);
+      end`.execute(db);
+      await sql`create trigger legal_entities_company_name_fts_delete after delete on legal_entities begin
+        insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rowid, company_name) values ('delete', old.rowid, old.company_name);
+      end`.execute(db);
+      await sql`create trigger legal_entities_company_name_fts_update after update of company_name on legal_entities begin
+        insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rowid, company_name) values ('delete', old.rowid, old.company_name);
+        insert into legal_entities_company_name_fts (rowid, company_name) values (new.rowid, new.company_name);
+      end`.execute(db);
+      await sql`insert into legal_entities_company_name_fts (legal_entities_company_name_fts) values ('rebuild')`.execute(
+        db,
+      );
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

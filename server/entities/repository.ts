@@ -37,6 +37,26 @@ function likePatternContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/** Trigram index lookups need at least one trigram; shorter inputs scan with LIKE alone. */
+const TRIGRAM_LENGTH = 3;
+
+/** The input as one FTS5 phrase: quotes doubled, so `"`, `*`, `AND`, `NEAR(` and the like match literally. */
+function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Case-insensitive substring of company_name. From three characters the trigram index (migration
+ * 0002) narrows the rows; LIKE still decides, so both paths give the same answer. PostgreSQL: pg_trgm.
+ */
+function companyNameContains(text: string): Expression<SqlBool> {
+  const pattern = likePatternContaining(text.toLowerCase());
+  const like = sql<SqlBool>`lower(${sql.ref('legal_entities.company_name')}) like ${pattern} escape '\\'`;
+  // Code points, as the trigram tokenizer counts characters.
+  if (Array.from(text).length < TRIGRAM_LENGTH) return like;
+  return sql<SqlBool>`${sql.ref('legal_entities.rowid')} in (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(text)}) and ${like}`;
+}
+
 /** Case-insensitive equality that the `collate nocase` indexes serve; a PostgreSQL dialect would use lower() = lower(). */
 function equalsIgnoringCase(column: string, value: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} = ${value} collate nocase`;
@@ -127,10 +147,7 @@ export function entitiesRepository(db: Db) {
         .where((eb) => {
           const conditions: Expression<SqlBool>[] = [];
           if (search.companyNameContains !== undefined) {
-            const pattern = likePatternContaining(search.companyNameContains.toLowerCase());
-            conditions.push(
-              sql<SqlBool>`lower(${sql.ref('legal_entities.company_name')}) like ${pattern} escape '\\'`,
-            );
+            conditions.push(companyNameContains(search.companyNameContains));
           }
           if (search.registrationNumber !== undefined) {
             conditions.push(
