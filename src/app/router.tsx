@@ -1,16 +1,19 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { paths } from './paths.ts';
+import { RouteErrorPage } from './route-error-page.tsx';
 
 /** Route modules are loaded on demand so the sign-in page ships no table, form or viewer code. */
 export const routes: RouteObject[] = [
   {
     path: paths.login,
+    ErrorBoundary: RouteErrorPage,
     lazy: async () => ({
       Component: (await import('../features/auth/components/login-page.tsx')).LoginPage,
     }),
   },
   {
     path: paths.home,
+    ErrorBoundary: RouteErrorPage,
     lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
     children: [
       { index: true, element: <Navigate to={paths.entities} replace /> },

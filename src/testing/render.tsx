@@ -15,13 +15,20 @@ export function renderRoute(
     path = '/',
     routePath = '*',
     extraRoutes = [],
-  }: { path?: string; routePath?: string; extraRoutes?: RouteObject[] } = {},
+    errorElement,
+  }: {
+    path?: string;
+    routePath?: string;
+    extraRoutes?: RouteObject[];
+    /** What the route shows when the element throws (the app's error page). */
+    errorElement?: ReactElement;
+  } = {},
 ) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({
     queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   });
-  const router = createMemoryRouter([{ path: routePath, element }, ...extraRoutes], {
+  const router = createMemoryRouter([{ path: routePath, element, errorElement }, ...extraRoutes], {
     initialEntries: [path],
   });
   const user = userEvent.setup();

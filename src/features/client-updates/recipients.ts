@@ -4,7 +4,9 @@ import { clientUpdateQueries } from './api/client-update-queries.ts';
 
 export interface Recipient {
   id: string;
+  /** Every role the person holds, e.g. `Primary Contact, Director`. */
   relationship: string | undefined;
+  isPrimaryContact: boolean;
   /** Undefined while loading or when the person could not be read. */
   person: NaturalPerson | undefined;
   loading: boolean;
@@ -20,15 +22,25 @@ export function recipientEmail(recipient: Recipient): string | null {
   return recipient.person?.personalInformation.email ?? null;
 }
 
-/** The people linked to the entity, with their records read one by one (the link holds only an id). */
+/**
+ * The people linked to the entity, once each with all their roles (one person can be primary
+ * contact and director), with their records read one by one (the link holds only an id).
+ */
 export function useRecipients(entity: LegalEntity): Recipient[] {
-  const links = entity.linkedEntities ?? [];
+  const roles = new Map<string, string[]>();
+  for (const link of entity.linkedEntities ?? []) {
+    const held = roles.get(link.entityID) ?? [];
+    if (link.relationship) held.push(link.relationship);
+    roles.set(link.entityID, held);
+  }
+  const people = [...roles.entries()];
   const results = useQueries({
-    queries: links.map((link) => clientUpdateQueries.recipient(link.entityID)),
+    queries: people.map(([id]) => clientUpdateQueries.recipient(id)),
   });
-  return links.map((link, index) => ({
-    id: link.entityID,
-    relationship: link.relationship,
+  return people.map(([id, held], index) => ({
+    id,
+    relationship: held.length > 0 ? held.join(', ') : undefined,
+    isPrimaryContact: held.includes(PRIMARY_CONTACT),
     person: results[index]?.data,
     loading: results[index]?.isPending ?? false,
   }));
@@ -37,7 +49,7 @@ export function useRecipients(entity: LegalEntity): Recipient[] {
 /** The primary contact, else the first linked person with an e-mail address. */
 export function defaultRecipient(recipients: Recipient[]): Recipient | undefined {
   return (
-    recipients.find((recipient) => recipient.relationship === PRIMARY_CONTACT) ??
+    recipients.find((recipient) => recipient.isPrimaryContact) ??
     recipients.find((recipient) => recipientEmail(recipient) !== null) ??
     recipients[0]
   );

@@ -286,3 +286,20 @@ test('shows a failed request with its error text', async () => {
   expect(within(table).getByText('Connection refused by smtp.example.com')).toBeInTheDocument();
   expect(within(table).getByText('reviewer')).toBeInTheDocument();
 });
+
+test('lists a person who holds two roles once, with both roles', async () => {
+  serveEntityData();
+  const twoRoles = buildLegalEntity({
+    linkedEntities: [
+      { relationship: 'Primary Contact', entityID: contact.id },
+      { relationship: 'Director', entityID: contact.id },
+      { relationship: 'Director', entityID: director.id },
+    ],
+  });
+  const { user } = renderRoute(<ClientUpdatePanel entity={twoRoles} />);
+  const dialog = await openDialog(user);
+  const recipient = within(dialog).getByRole('combobox', { name: 'Recipient' });
+  await waitFor(() => expect(recipient).toHaveValue('Amelia Hart (Primary Contact, Director)'));
+  await user.click(recipient);
+  expect(await screen.findAllByRole('option', { name: /Amelia Hart/ })).toHaveLength(1);
+});
