@@ -79,8 +79,8 @@ async function startKycServer(
         resolve({ baseUrl: url, dataDir, demo: { username: demo[1], password: demo[2] } });
       }
     };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${String(code)}:\n${output}`));
@@ -92,6 +92,7 @@ async function startKycServer(
 export const test = base.extend<{ axe: () => Promise<void> }, WorkerFixtures>({
   serverEnv: [{}, { scope: 'worker', option: true }],
   smtp: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const { server, url, messages } = await startSmtp();
       await use({ url, messages });
@@ -135,5 +136,5 @@ export async function signIn(page: Page, kyc: KycServer, next = '/entities') {
   await page.getByLabel('Username').fill(kyc.demo.username);
   await page.getByLabel('Password', { exact: true }).fill(kyc.demo.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace(/[/?]/g, '\\$&')}`));
+  await expect(page).toHaveURL(new RegExp(next.replace(/[/?]/g, '\\$&')));
 }

@@ -61,9 +61,9 @@ export const theme = createTheme({
 const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
-    '--mantine-color-dimmed': resolved.colors.gray[7] ?? '#495057',
+    '--mantine-color-dimmed': resolved.colors.gray[7],
     // Links stay above 4.5:1 on hovered and striped table rows too.
-    '--mantine-color-anchor': resolved.colors.indigo[9] ?? '#364fc7',
+    '--mantine-color-anchor': resolved.colors.indigo[9],
   },
   dark: {},
 });
