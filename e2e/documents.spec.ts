@@ -89,3 +89,29 @@ test('an unknown entity ID shows a not-found page', async ({ page, kyc }) => {
   await signIn(page, kyc, '/entities/00000000-0000-4000-8000-000000000000');
   await expect(page.getByText(/No entity with ID/i)).toBeVisible();
 });
+
+test('a reviewer follows a linked person to their page and back to the company', async ({
+  page,
+  kyc,
+  request,
+  axe,
+}) => {
+  const entities = await apiData<{ id: string; linkedEntities?: { entityID: string }[] }[]>(
+    request,
+    kyc,
+    '/api/v2/entities?type=legal-entities&limit=20',
+  );
+  const entity = entities.find((e) => (e.linkedEntities?.length ?? 0) > 0);
+  if (!entity) throw new Error('demo data has no legal entity with linked people');
+
+  await signIn(page, kyc, `/entities/${entity.id}`);
+  const company = await page.getByRole('heading', { level: 1 }).textContent();
+  await page.getByRole('region', { name: 'Linked people' }).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { name: 'Personal information' })).toBeVisible();
+  await axe();
+  await page
+    .getByRole('region', { name: 'Linked legal entities' })
+    .getByRole('link', { name: company ?? '' })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/entities/${entity.id}$`));
+});
