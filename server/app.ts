@@ -14,14 +14,17 @@ import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import type { Config } from './env.ts';
 import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
+import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
+import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
+import { installCors, installSecurityHeaders } from './http/security.ts';
 import type { AppServices } from './services.ts';
 
 export interface CreateAppOptions {
   /** Replaces the clock (tests of expiry and rate limits). */
   now?: () => Date;
-  /** Pino logger options; tests pass `false`. */
-  logger?: boolean | { level: string };
+  /** Pino logger options (always with redaction); tests pass `false` or a destination to read. */
+  logger?: boolean | { level: string; destination?: LogDestination };
 }
 
 declare module 'fastify' {
@@ -36,13 +39,20 @@ export type App = FastifyInstance;
 /** Builds the whole server on the database in `config.dataDir`; listening is the caller's job. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : typeof options.logger === 'object'
+          ? loggerOptionsOf(options.logger.level, options.logger.destination)
+          : loggerOptionsOf(config.logLevel),
     bodyLimit: 1024 * 1024,
-    connectionTimeout: 120_000,
-    requestTimeout: 120_000,
+    ...serverLimitOptions,
     trustProxy: false,
   });
   installErrorHandling(app);
+  installSecurityHeaders(app);
+  installCors(app, config.corsOrigins);
+  installRequestLimits(app);
 
   const { db } = await openDatabase(config.dataDir);
   app.addHook('onClose', async () => {

@@ -19,6 +19,16 @@ function isUrl(value: string, protocols: RegExp): boolean {
   }
 }
 
+/** `https://host[:port]` exactly as a browser sends it in `Origin`: no path, query or wildcard. */
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.origin === value && !value.includes('*');
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a port number from 0 to 65535.' })
@@ -45,6 +55,19 @@ const envSchema = z.object({
   KYC_UPSTREAM_URL: optionalUrl('KYC_UPSTREAM_URL', /^(http|https)$/),
   KYC_UPSTREAM_API_KEY: z.string().optional(),
   KYC_UPSTREAM_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ''),
+    )
+    .refine(
+      (origins) => origins.every(isExactOrigin),
+      'CORS_ORIGINS must be a comma-separated list of origins such as https://console.example.com (scheme, host and optional port; no path, no *).',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -59,6 +82,8 @@ export type Config = {
   portalDomain: string;
   upstream: { url: string; apiKey: string | undefined; apiKeyHeader: string } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Browser origins allowed to call the API cross-origin; empty means no CORS at all. */
+  corsOrigins: string[];
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -88,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS,
     staticDir: path.resolve('dist'),
   };
 }

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * One policy for every response. Exceptions to `'self'`, each needed by the built console:
+ * - style-src 'unsafe-inline': Mantine writes `<style>` elements at run time (theme variables,
+ *   responsive props) whose text changes with the theme and the props, so no hash can match them.
+ * - img-src blob: data: the image viewer shows a decoded document from a blob URL; Mantine's
+ *   CSS embeds small data: images.
+ * - frame-src blob: the PDF viewer shows a decoded document in an iframe from a blob URL.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' blob: data:",
+  "connect-src 'self'",
+  'frame-src blob:',
+  "object-src 'none'",
+  "worker-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** Sent on every response, whatever produced it (route, static file, error, 404). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname === '/healthz';
+}
+
+/**
+ * onSend hook on the root instance (register it before any plugin so every route inherits it):
+ * the security headers everywhere, and `no-store` on API JSON so no cache keeps records or tokens.
+ */
+export function installSecurityHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(SECURITY_HEADERS);
+    const contentType = String(reply.getHeader('content-type') ?? '');
+    if (isApiPath(request.url) && contentType.startsWith('application/json')) {
+      reply.header('Cache-Control', 'no-store');
+    }
+    done(null, payload);
+  });
+}
+
+const CORS_ALLOWED_METHODS = 'GET, POST';
+/** No X-API-Key: the API key is for servers, so browsers of other origins may only send a JWT. */
+const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
+const CORS_EXPOSED_HEADERS = 'Retry-After';
+const CORS_PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+/**
+ * CORS for the exact origins in `origins` (CORS_ORIGINS), nothing when it is empty. A listed
+ * origin is echoed back, never `*`, and credentials (cookies) are never allowed: the API uses
+ * Authorization headers only. Preflights from listed origins are answered here with 204.
+ */
+export function installCors(app: FastifyInstance, origins: readonly string[]): void {
+  if (origins.length === 0) return;
+  const allowed = new Set(origins);
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    reply.header('Vary', 'Origin');
+    const origin = request.headers.origin;
+    if (origin === undefined || !allowed.has(origin)) {
+      done();
+      return;
+    }
+    reply.header('Access-Control-Allow-Origin', origin);
+    const isPreflight =
+      request.method === 'OPTIONS' &&
+      request.headers['access-control-request-method'] !== undefined;
+    if (!isPreflight) {
+      reply.header('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+      done();
+      return;
+    }
+    void reply
+      .code(204)
+      .headers({
+        'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
+        'Access-Control-Max-Age': CORS_PREFLIGHT_MAX_AGE_SECONDS,
+      })
+      .send();
+  });
+}
