@@ -70,7 +70,11 @@ export function entitiesRepository(db: Db) {
       return db.transaction().execute(work);
     },
 
-    /** One page ordered by (created_at, id); served by the (kind, created_at, id) and (created_at, id) indexes. */
+    /**
+     * One page ordered by (created_at, id). The offset is skipped inside the covering (kind,
+     * created_at, id) or (created_at, id) index, and only the page's rows are read: deep pages
+     * cost a few milliseconds instead of reading every skipped row.
+     */
     listPage(page: {
       kind: 'legal' | 'person' | undefined;
       descending: boolean;
@@ -78,13 +82,20 @@ export function entitiesRepository(db: Db) {
       offset: number;
     }): Promise<EntityRow[]> {
       const direction = page.descending ? 'desc' : 'asc';
-      let query = db.selectFrom('entities').selectAll();
-      if (page.kind) query = query.where('kind', '=', page.kind);
-      return query
+      let keys = db.selectFrom('entities').select(['created_at', 'id']);
+      if (page.kind) keys = keys.where('kind', '=', page.kind);
+      const pageKeys = keys
         .orderBy('created_at', direction)
         .orderBy('id', direction)
         .limit(page.limit)
         .offset(page.offset)
+        .as('page_keys');
+      return db
+        .selectFrom(pageKeys)
+        .innerJoin('entities', 'entities.id', 'page_keys.id')
+        .selectAll('entities')
+        .orderBy('page_keys.created_at', direction)
+        .orderBy('page_keys.id', direction)
         .execute();
     },
 
