@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { insertLargeDocument, paddedPdf } from './large-pdf.ts';
+import { startKycServer } from './processes.ts';
+import type { BenchFixture } from './server-bench.ts';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Long tasks and live object URLs of the page's main thread, recorded from the first script on. */
+const INSTRUMENTATION = `
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  window.__liveObjectUrls = new Set();
+  const create = URL.createObjectURL.bind(URL);
+  const revoke = URL.revokeObjectURL.bind(URL);
+  URL.createObjectURL = (object) => { const url = create(object); window.__liveObjectUrls.add(url); return url; };
+  URL.revokeObjectURL = (url) => { window.__liveObjectUrls.delete(url); revoke(url); };
+`;
+
+interface ScriptLoad {
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const kb = (bytes: number) => round(bytes / 1024);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+/** Records every script the page loads, gzip-compressed here at level 9 as a static server would. */
+function recordScripts(page: Page): ScriptLoad[] {
+  const loads: ScriptLoad[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    void response.body().then((body) => {
+      loads.push({
+        file: new URL(response.url()).pathname,
+        bytes: body.length,
+        gzipBytes: zlib.gzipSync(body, { level: 9 }).length,
+      });
+    });
+  });
+  return loads;
+}
+
+function summarise(loads: ScriptLoad[]) {
+  return {
+    files: loads.map((load) => load.file).sort(),
+    kb: kb(loads.reduce((sum, load) => sum + load.bytes, 0)),
+    gzipKb: kb(loads.reduce((sum, load) => sum + load.gzipBytes, 0)),
+  };
+}
+
+async function signIn(page: Page, baseUrl: string, fixture: BenchFixture, next: string) {
+  await page.goto(`${baseUrl}/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Username').fill(fixture.username);
+  await page.getByLabel('Password', { exact: true }).fill(fixture.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === next.split('?')[0]);
+}
+
+/** JS of the sign-in page, and of each route reached through it in a cold browser context. */
+async function measureJavaScript(
+  browser: Browser,
+  baseUrl: string,
+  fixture: BenchFixture,
+  entityId: string,
+) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const loads = recordScripts(page);
+  await page.goto(`${baseUrl}/login`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const login = summarise(loads);
+  await context.close();
+
+  const routes: Record<string, ReturnType<typeof summarise> & { afterSignInGzipKb: number }> = {};
+  for (const route of ['/entities', `/entities/${entityId}`, '/search', '/legal-entities/new']) {
+    const routeContext = await browser.newContext();
+    const routePage = await routeContext.newPage();
+    const routeLoads = recordScripts(routePage);
+    await signIn(routePage, baseUrl, fixture, route);
+    await routePage.waitForLoadState('networkidle');
+    const total = summarise(routeLoads);
+    const loginFiles = new Set(login.files);
+    const extra = routeLoads.filter((load) => !loginFiles.has(load.file));
+    routes[route.replace(entityId, ':id')] = {
+      ...total,
+      afterSignInGzipKb: kb(extra.reduce((sum, load) => sum + load.gzipBytes, 0)),
+    };
+    await routeContext.close();
+  }
+  return { login, routes };
+}
+
+export async function runConsoleBench(fixture: BenchFixture, quick: boolean) {
+  process.stdout.write('Console benchmark: building the console (vite build)\n');
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
+  const pdfMb = 25;
+  const fileName = `bench-${String(pdfMb)}mb.pdf`;
+  const largeDocument = await insertLargeDocument(
+    fixture.dataDir,
+    paddedPdf(pdfMb * 1024 * 1024),
+    fileName,
+  );
+  const server = await startKycServer(fixture.dataDir);
+  const browser = await chromium.launch({
+    ...(fs.existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {}),
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const javaScript = await measureJavaScript(
+      browser,
+      server.baseUrl,
+      fixture,
+      largeDocument.entityId,
+    );
+    process.stdout.write(
+      `  JS before sign-in is usable: ${String(javaScript.login.gzipKb)} KB gzip (${String(javaScript.login.files.length)} files)\n`,
+    );
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(INSTRUMENTATION);
+    const page = await context.newPage();
+    await signIn(page, server.baseUrl, fixture, '/entities');
+
+    const listRuns: number[] = [];
+    const listLoadAverage = os.loadavg().map((value) => round(value, 2));
+    for (let run = 0; run < (quick ? 2 : 5); run += 1) {
+      await page.goto(`${server.baseUrl}/entities?limit=100`);
+      const renderedAt = await page.waitForFunction(
+        () => document.querySelectorAll('table tbody tr').length >= 100 && performance.now(),
+        undefined,
+        { timeout: 60_000 },
+      );
+      listRuns.push(round(Number(await renderedAt.jsonValue())));
+    }
+    process.stdout.write(`  navigation to 100 rendered rows: ${listRuns.join(', ')} ms\n`);
+
+    await page.goto(`${server.baseUrl}/entities/${largeDocument.entityId}`);
+    const viewButton = page.getByRole('button', { name: `View ${fileName}` });
+    await viewButton.waitFor({ timeout: 60_000 });
+    const preview = page.getByTitle(`Preview of ${fileName}`);
+    const client = await context.newCDPSession(page);
+    await client.send('HeapProfiler.enable');
+    const heapMb = async () => {
+      await client.send('HeapProfiler.collectGarbage');
+      const usage = await client.send('Runtime.getHeapUsage');
+      return round(usage.usedSize / 1024 / 1024, 2);
+    };
+    const liveObjectUrls = () =>
+      page.evaluate(
+        () => (window as unknown as { __liveObjectUrls: Set<string> }).__liveObjectUrls.size,
+      );
+
+    const openAndClose = async () => {
+      await page.evaluate(() => {
+        (window as unknown as { __longTasks: number[] }).__longTasks = [];
+      });
+      const clickedAt = await page.evaluate(() => performance.now());
+      await viewButton.click();
+      await preview.waitFor({ state: 'visible', timeout: 120_000 });
+      const visibleAt = await page.evaluate(() => performance.now());
+      const longTasks = await page.evaluate(
+        () => (window as unknown as { __longTasks: number[] }).__longTasks,
+      );
+      await page.getByRole('button', { name: 'Close viewer' }).click();
+      await preview.waitFor({ state: 'detached' });
+      return { ms: round(visibleAt - clickedAt), longestTaskMs: round(Math.max(0, ...longTasks)) };
+    };
+
+    const first = await openAndClose();
+    const heapBeforeMb = await heapMb();
+    const objectUrlsBefore = await liveObjectUrls();
+    const runs = [first];
+    for (let run = 0; run < 20; run += 1) runs.push(await openAndClose());
+    const heapAfterMb = await heapMb();
+    const objectUrlsAfter = await liveObjectUrls();
+    const viewer = {
+      fileName,
+      fileMb: pdfMb,
+      clickToPreviewMs: { first: first.ms, median: median(runs.map((run) => run.ms)) },
+      longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs)),
+      longestTaskFirstOpenMs: first.longestTaskMs,
+      heapMb: { afterFirstOpen: heapBeforeMb, afterTwentyMore: heapAfterMb },
+      liveObjectUrls: { before: objectUrlsBefore, after: objectUrlsAfter },
+    };
+    process.stdout.write(`  viewer: ${JSON.stringify(viewer)}\n`);
+    await context.close();
+    return {
+      chromium: browser.version(),
+      javaScript,
+      listToHundredRowsMs: {
+        runs: listRuns,
+        median: median(listRuns),
+        loadAverage: listLoadAverage,
+      },
+      viewer,
+    };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

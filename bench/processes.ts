@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+const tsxLoader = ['--import', 'tsx'];
+
+/** A free loopback port, chosen by the kernel. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a TypeScript script to the end with node + tsx (no npx wrapper); returns its output and wall time. */
+export async function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ stdout: string; seconds: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...tsxLoader, script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${String(code)}:\n${stderr}`);
+  return { stdout, seconds: (performance.now() - started) / 1000 };
+}
+
+export interface Started {
+  child: ChildProcess;
+  pid: number;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running process and waits until `ready` answers 200. */
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+): Promise<Started> {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const state = { exited: false };
+  child.once('exit', () => (state.exited = true));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (state.exited) throw new Error(`${args.join(' ')} exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`${args.join(' ')} did not start:\n${output}`);
+    try {
+      if ((await fetch(readyUrl)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const pid = child.pid ?? 0;
+  return {
+    child,
+    pid,
+    output: () => output,
+    async stop() {
+      if (state.exited) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await gone;
+    },
+  };
+}
+
+/** The real server (server/main.ts) on loopback with this DATA_DIR. */
+export async function startKycServer(dataDir: string, extraEnv: Record<string, string> = {}) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${String(port)}`;
+  const server = await startProcess(
+    process.execPath,
+    [...tsxLoader, 'server/main.ts'],
+    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
+    `${baseUrl}/healthz`,
+  );
+  return { ...server, baseUrl };
+}
+
+/** Peak resident set (VmHWM) of a process in MB, from /proc; null where /proc is missing. */
+export function peakRssMb(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${String(pid)}/status`, 'utf8');
+    const kilobytes = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kilobytes ? Math.round(Number(kilobytes) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resets VmHWM to the current RSS (Linux: clear_refs 5), so the next reading is that phase's peak. */
+export function resetPeakRss(pid: number): void {
+  try {
+    fs.writeFileSync(`/proc/${String(pid)}/clear_refs`, '5');
+  } catch {
+    // Not Linux or not permitted: the reading stays the peak since start.
+  }
+}
+
+export function binPath(packageDir: string, file: string): string {
+  return path.resolve('node_modules', packageDir, file);
+}

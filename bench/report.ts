@@ -1,0 +1,94 @@
+interface Row {
+  name: string;
+  connections: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p95: number; p99: number };
+  serverPeakRssMb: number | null;
+  non2xx: number;
+  loadAverage: number[];
+}
+
+interface Recorded {
+  quick?: boolean;
+  machine?: Record<string, unknown>;
+  seed?: {
+    entities: number;
+    seconds: number;
+    peakRssMb: number;
+    databaseMb: number;
+    loadAverage: number[];
+  };
+  server?: {
+    results: Row[];
+    ratios: Record<string, number | null>;
+    serverPeakRssMb: number;
+  };
+  console?: {
+    javaScript: {
+      login: { gzipKb: number; files: string[] };
+      routes: Record<string, { gzipKb: number; afterSignInGzipKb: number }>;
+    };
+    listToHundredRowsMs: { median: number; runs: number[] };
+    viewer: {
+      fileMb: number;
+      clickToPreviewMs: { first: number; median: number };
+      longestTaskMs: number;
+      heapMb: { afterFirstOpen: number; afterTwentyMore: number };
+      liveObjectUrls: { before: number; after: number };
+    };
+  };
+}
+
+/** The results as markdown tables, for the terminal and bench/results/<date>.md. */
+export function resultsMarkdown(record: Record<string, unknown>): string {
+  const recorded = record as Recorded;
+  const lines: string[] = [
+    `# Benchmark ${String(record.startedAt)}${recorded.quick ? ' (quick)' : ''}`,
+    '',
+  ];
+  lines.push(`Machine: \`${JSON.stringify(recorded.machine)}\``, '');
+  if (recorded.seed) {
+    const seed = recorded.seed;
+    lines.push(
+      `Seed: ${String(seed.entities)} legal entities in ${String(seed.seconds)} s, peak RSS ${String(seed.peakRssMb)} MB, database ${String(seed.databaseMb)} MB (load ${seed.loadAverage.join(' ')})`,
+      '',
+    );
+  }
+  if (recorded.server) {
+    lines.push(
+      '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | non-2xx | load (1/5/15 min) |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const row of recorded.server.results) {
+      lines.push(
+        `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
+      );
+    }
+    lines.push(
+      '',
+      `Ratios: \`${JSON.stringify(recorded.server.ratios)}\`; server peak RSS ${String(recorded.server.serverPeakRssMb)} MB`,
+      '',
+    );
+  }
+  if (recorded.console) {
+    const { javaScript, listToHundredRowsMs, viewer } = recorded.console;
+    lines.push('| console measure | value |', '|---|---|');
+    lines.push(
+      `| JS before the sign-in page is usable | ${String(javaScript.login.gzipKb)} KB gzip (${javaScript.login.files.join(', ')}) |`,
+    );
+    for (const [route, js] of Object.entries(javaScript.routes)) {
+      lines.push(
+        `| JS for ${route} reached through sign-in | ${String(js.gzipKb)} KB gzip, ${String(js.afterSignInGzipKb)} KB after the sign-in page |`,
+      );
+    }
+    lines.push(
+      `| navigation to 100 rendered rows | median ${String(listToHundredRowsMs.median)} ms (${listToHundredRowsMs.runs.join(', ')}) |`,
+      `| ${String(viewer.fileMb)} MB PDF: click to visible preview | first ${String(viewer.clickToPreviewMs.first)} ms, median ${String(viewer.clickToPreviewMs.median)} ms |`,
+      `| longest main-thread task while opening | ${String(viewer.longestTaskMs)} ms |`,
+      `| JS heap after 1 vs 21 opens (after GC) | ${String(viewer.heapMb.afterFirstOpen)} MB → ${String(viewer.heapMb.afterTwentyMore)} MB |`,
+      `| live object URLs (main thread) | ${String(viewer.liveObjectUrls.before)} → ${String(viewer.liveObjectUrls.after)} |`,
+      '',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runConsoleBench } from './console-bench.ts';
+import { buildFixture, runServerBench } from './server-bench.ts';
+import { resultsMarkdown } from './report.ts';
+
+const USAGE = `Usage: npm run bench -- [server] [console] [--quick] [--keep]
+
+Measures the server (autocannon against server/main.ts on a 100,000-entity DATA_DIR, with the
+in-memory limit and json-server 0.17 as references) and the console (Playwright in Chromium
+against the built console). Without a part name both run. Results: bench/results/<date>.json/.md.
+Timings are recorded, never judged: the command fails only when a benchmark cannot run.
+
+  --quick   2,000 entities and 3 s per scenario: a smoke run
+  --keep    keep the generated DATA_DIR and print where it is
+`;
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function machine() {
+  return {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGb: Number((os.totalmem() / 1024 ** 3).toFixed(1)),
+    loadAverageAtStart: os.loadavg().map((value) => Number(value.toFixed(2))),
+    node: process.version,
+    chromium: chromiumVersion(),
+    platform: `${os.type()} ${os.release()}`,
+  };
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    options: { quick: { type: 'boolean' }, keep: { type: 'boolean' }, help: { type: 'boolean' } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const unknown = positionals.filter((part) => part !== 'server' && part !== 'console');
+  if (unknown.length > 0) throw new Error(`Unknown part: ${unknown.join(', ')}. See --help.`);
+  const parts = positionals.length > 0 ? new Set(positionals) : new Set(['server', 'console']);
+  const quick = values.quick ?? false;
+  const started = new Date();
+  const record: Record<string, unknown> = {
+    startedAt: started.toISOString(),
+    quick,
+    machine: machine(),
+  };
+  process.stdout.write(`Machine: ${JSON.stringify(record.machine)}\n`);
+
+  const { fixture, seed } = await buildFixture(quick);
+  record.seed = seed;
+  try {
+    if (parts.has('server')) record.server = await runServerBench(fixture, quick);
+    if (parts.has('console')) record.console = await runConsoleBench(fixture, quick);
+  } finally {
+    if (values.keep) process.stdout.write(`DATA_DIR kept: ${fixture.dataDir}\n`);
+    else fs.rmSync(fixture.dataDir, { recursive: true, force: true });
+  }
+  record.finishedAt = new Date().toISOString();
+  record.loadAverageAtEnd = os.loadavg().map((value) => Number(value.toFixed(2)));
+
+  const stamp = started.toISOString().replace(/:/g, '-').slice(0, 19);
+  const base = path.join('bench', 'results', `${stamp}${quick ? '-quick' : ''}`);
+  fs.mkdirSync(path.dirname(base), { recursive: true });
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+  const markdown = resultsMarkdown(record);
+  fs.writeFileSync(`${base}.md`, markdown);
+  process.stdout.write(`\n${markdown}\nRecorded ${base}.json and ${base}.md\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

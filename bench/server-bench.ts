@@ -1,0 +1,320 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { legalEntityPayload } from '../server/entities/test-payloads.ts';
+import { paddedPdf } from './large-pdf.ts';
+import {
+  binPath,
+  freePort,
+  peakRssMb,
+  resetPeakRss,
+  runScript,
+  startKycServer,
+  startProcess,
+} from './processes.ts';
+
+export interface BenchFixture {
+  dataDir: string;
+  username: string;
+  password: string;
+  apiKey: string;
+}
+
+export interface ScenarioResult {
+  name: string;
+  url: string;
+  connections: number;
+  seconds: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+  serverPeakRssMb: number | null;
+  loadAverage: number[];
+}
+
+interface Scenario {
+  name: string;
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  pid: number | null;
+}
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+}
+
+/** One autocannon run; latencies come from every response, so p95 is exact rather than bucketed. */
+async function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
+  const connections = scenario.connections ?? 10;
+  if (scenario.pid) resetPeakRss(scenario.pid);
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const latencies: number[] = [];
+  const options = {
+    url: scenario.url,
+    method: scenario.method ?? 'GET',
+    headers: scenario.headers ?? {},
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    connections,
+    duration: seconds,
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error: unknown, finished) => {
+      if (error) reject(error instanceof Error ? error : new Error('autocannon failed'));
+      else resolve(finished);
+    });
+    // The emitter passes (client, status, bytes, time); @types/autocannon omits the client.
+    (instance as unknown as NodeJS.EventEmitter).on('response', (...args: unknown[]) => {
+      if (typeof args[3] === 'number') latencies.push(args[3]);
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  const row: ScenarioResult = {
+    name: scenario.name,
+    url: scenario.url.replace(/^http:\/\/[^/]+/, ''),
+    connections,
+    seconds,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    requestsPerSecond: round(result.requests.total / seconds),
+    latencyMs: {
+      p50: round(percentile(latencies, 0.5), 2),
+      p95: round(percentile(latencies, 0.95), 2),
+      p99: round(percentile(latencies, 0.99), 2),
+      max: round(latencies.at(-1) ?? 0, 2),
+    },
+    serverPeakRssMb: scenario.pid ? peakRssMb(scenario.pid) : null,
+    loadAverage,
+  };
+  process.stdout.write(
+    `  ${row.name.padEnd(34)} ${String(row.requestsPerSecond).padStart(8)} req/s  p50 ${String(row.latencyMs.p50)} ms  p95 ${String(row.latencyMs.p95)} ms  p99 ${String(row.latencyMs.p99)} ms  RSS ${String(row.serverPeakRssMb ?? '?')} MB  non-2xx ${String(row.non2xx)}  load ${loadAverage.join(' ')}\n`,
+  );
+  return row;
+}
+
+/** Builds a fresh DATA_DIR with the seed command, timing it, and issues a bench account. */
+export async function buildFixture(quick: boolean) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-'));
+  const entities = quick ? 2_000 : 100_000;
+  const persons = entities / 2;
+  process.stdout.write(`Seeding ${String(entities)} legal entities into ${dataDir}\n`);
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const seed = await runScript(
+    'server/seed/cli.ts',
+    ['--entities', String(entities), '--persons', String(persons)],
+    { DATA_DIR: dataDir },
+  );
+  const seedPeakRssMb = Number(/Peak RSS: (\d+) MB/.exec(seed.stdout)?.[1] ?? NaN);
+  const admin = await runScript('server/admin/cli.ts', ['account:create', 'bench', '--json'], {
+    DATA_DIR: dataDir,
+  });
+  const account = JSON.parse(admin.stdout.trim().split('\n').at(-1) ?? '{}') as {
+    username: string;
+    password: string;
+    apiKey: string;
+  };
+  const databaseMb = round(fs.statSync(path.join(dataDir, 'kyc-desk.sqlite')).size / 1024 / 1024);
+  const seedResult = {
+    entities,
+    persons,
+    seconds: round(seed.seconds),
+    peakRssMb: seedPeakRssMb,
+    databaseMb,
+    loadAverage,
+  };
+  process.stdout.write(
+    `  seed: ${String(seedResult.seconds)} s, peak RSS ${String(seedPeakRssMb)} MB, database ${String(databaseMb)} MB\n`,
+  );
+  const fixture: BenchFixture = { dataDir, ...account };
+  return { fixture, seed: seedResult };
+}
+
+async function getJson(url: string, apiKey: string): Promise<{ text: string; data: unknown }> {
+  const response = await fetch(url, { headers: { 'X-API-Key': apiKey } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url}: ${String(response.status)} ${text.slice(0, 200)}`);
+  return { text, data: (JSON.parse(text) as { data: unknown }).data };
+}
+
+interface LegalEntityLike {
+  id: string;
+  type: string;
+  corporateInformation?: { companyName: string; duns: string };
+}
+
+export async function runServerBench(fixture: BenchFixture, quick: boolean) {
+  const seconds = quick ? 3 : 10;
+  const server = await startKycServer(fixture.dataDir);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-peers-'));
+  const started: { stop(): Promise<void> }[] = [server];
+  try {
+    const api = `${server.baseUrl}/api/v2`;
+    const auth = { 'X-API-Key': fixture.apiKey };
+    const count = quick ? 2_000 : 100_000;
+    const firstPageUrl = `${api}/entities?limit=100&supportingDocuments=true&corporateVerification=true`;
+    const firstPage = await getJson(firstPageUrl, fixture.apiKey);
+    const middle = (
+      await getJson(
+        `${api}/entities?type=legal-entities&limit=1&start=${String(count / 2)}`,
+        fixture.apiKey,
+      )
+    ).data as LegalEntityLike[];
+    const target = middle[0];
+    if (!target?.corporateInformation) throw new Error('no legal entity in the middle of the list');
+    const name = target.corporateInformation.companyName;
+    // A fragment from inside the name, as a reviewer types part of a company they remember.
+    const fragment = name.slice(2, Math.min(name.length, 10)).trim();
+
+    const pdf = paddedPdf(5 * 1024 * 1024);
+    const payload = legalEntityPayload();
+    payload.supportingDocuments = [
+      {
+        fileName: 'bench-5mb.pdf',
+        type: 'Other',
+        mimeType: 'application/pdf',
+        file: pdf.toString('base64'),
+      },
+    ];
+    const created = await fetch(`${api}/entities/legal-entities`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    const createdText = await created.text();
+    if (created.status !== 201) throw new Error(`create: ${String(created.status)} ${createdText}`);
+    const documentId = (
+      JSON.parse(createdText) as { data: { supportingDocuments: { documentId: string }[] } }
+    ).data.supportingDocuments[0]?.documentId;
+    if (!documentId) throw new Error('the created legal entity has no document');
+
+    const bodyFile = path.join(workDir, 'first-page.json');
+    fs.writeFileSync(bodyFile, firstPage.text);
+    const limitPort = await freePort();
+    const limit = await startProcess(
+      process.execPath,
+      ['--import', 'tsx', 'bench/limit-server.ts', String(limitPort), bodyFile],
+      {},
+      `http://127.0.0.1:${String(limitPort)}/healthz`,
+    );
+    started.push(limit);
+    const dbFile = path.join(workDir, 'db.json');
+    fs.writeFileSync(dbFile, JSON.stringify({ entities: firstPage.data }));
+    const peerPort = await freePort();
+    const jsonServer = await startProcess(
+      process.execPath,
+      [
+        binPath('json-server', 'lib/cli/bin.js'),
+        '--port',
+        String(peerPort),
+        '--host',
+        '127.0.0.1',
+        '--quiet',
+        dbFile,
+      ],
+      {},
+      `http://127.0.0.1:${String(peerPort)}/entities?_limit=1`,
+    );
+    started.push(jsonServer);
+
+    const pid = server.pid;
+    const tokenBody = new URLSearchParams({
+      Username: fixture.username,
+      Password: fixture.password,
+    }).toString();
+    const scenarios: Scenario[] = [
+      { name: 'list limit=100, both flags', url: firstPageUrl, headers: auth, pid },
+      {
+        name: `list start=${String(count - 100)}, both flags`,
+        url: `${firstPageUrl}&start=${String(count - 100)}`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: 'legal entity by id',
+        url: `${api}/entities/legal-entities/${target.id}`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: `search companyName="${fragment}"`,
+        url: `${api}/entities/legal-entities?companyName=${encodeURIComponent(fragment)}`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: 'search companyName="gmbh" (common)',
+        url: `${api}/entities/legal-entities?companyName=gmbh`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: 'search duns',
+        url: `${api}/entities/legal-entities?duns=${String(Number(target.corporateInformation.duns))}`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: 'document detail (5 MB)',
+        url: `${api}/documents/${documentId}`,
+        headers: auth,
+        // Each answer holds ~7 MB of base64; four downloads at once is already a busy reviewer team.
+        connections: 4,
+        pid,
+      },
+      {
+        name: 'token issue',
+        url: `${server.baseUrl}/api/gettoken`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: tokenBody,
+        // The sign-in throttle counts an attempt as a failure until it succeeds: 5+ in flight per user get 429.
+        connections: 4,
+        pid,
+      },
+      {
+        name: 'limit: same page from memory',
+        url: `http://127.0.0.1:${String(limitPort)}/api/v2/entities`,
+        pid: limit.pid,
+      },
+      {
+        name: 'json-server 0.17: same 100 entities',
+        url: `http://127.0.0.1:${String(peerPort)}/entities`,
+        pid: jsonServer.pid,
+      },
+    ];
+    process.stdout.write(`Server benchmark: ${String(seconds)} s per scenario, loopback\n`);
+    const results: ScenarioResult[] = [];
+    for (const scenario of scenarios) results.push(await measure(scenario, seconds));
+
+    const byName = (prefix: string) => results.find((row) => row.name.startsWith(prefix));
+    const first = byName('list limit=100');
+    const deep = byName('list start=');
+    const limitRow = byName('limit:');
+    const peer = byName('json-server');
+    const ratio = (a: number | undefined, b: number | undefined) =>
+      a && b ? round(a / b, 2) : null;
+    const ratios = {
+      listVsLimitThroughput: ratio(first?.requestsPerSecond, limitRow?.requestsPerSecond),
+      deepVsFirstP99: ratio(deep?.latencyMs.p99, first?.latencyMs.p99),
+      listVsJsonServerThroughput: ratio(first?.requestsPerSecond, peer?.requestsPerSecond),
+    };
+    const firstPageBytes = Buffer.byteLength(firstPage.text);
+    const kycRows = results.filter(
+      (row) => !row.name.startsWith('limit') && !row.name.startsWith('json'),
+    );
+    const serverPeakRssMb = Math.max(...kycRows.map((row) => row.serverPeakRssMb ?? 0));
+    return { seconds, results, ratios, firstPageBytes, serverPeakRssMb, searchFragment: fragment };
+  } finally {
+    for (const child of started.reverse()) await child.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
