@@ -33,6 +33,25 @@ export default defineConfig({
           hookTimeout: 30_000,
         },
       },
+      {
+        // The API tests again, through a gateway whose upstream is the embedded server (docs/gateway.md).
+        test: {
+          name: 'server-gateway',
+          environment: 'node',
+          include: [
+            'server/entities/*.test.ts',
+            'server/documents/*.test.ts',
+            'server/client-updates/*.test.ts',
+            'server/http/openapi.test.ts',
+            'server/auth/routes.test.ts',
+            'server/seed/demo-api.test.ts',
+          ],
+          env: { KYC_TEST_MODE: 'gateway' },
+          globals: true,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
     ],
   },
 });

@@ -13,6 +13,7 @@ import { openDatabase } from './db/database.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import type { Config } from './env.ts';
+import { registerGateway } from './gateway/routes.ts';
 import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
@@ -53,6 +54,17 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installSecurityHeaders(app);
   installCors(app, config.corsOrigins);
   installRequestLimits(app);
+
+  if (config.upstream) {
+    // Gateway mode (docs/gateway.md): no database; the API is forwarded to the identity service.
+    await registerGateway(
+      app,
+      { ...config, upstream: config.upstream },
+      options.now ?? (() => new Date()),
+    );
+    await serveConsole(app, config.staticDir);
+    return app;
+  }
 
   const { db } = await openDatabase(config.dataDir);
   app.addHook('onClose', async () => {

@@ -54,7 +54,19 @@ const envSchema = z.object({
   PORTAL_DOMAIN: z.string().default('portal.kyc-desk.local'),
   KYC_UPSTREAM_URL: optionalUrl('KYC_UPSTREAM_URL', /^(http|https)$/),
   KYC_UPSTREAM_API_KEY: z.string().optional(),
-  KYC_UPSTREAM_API_KEY_HEADER: z.string().min(1).default('X-API-Key'),
+  KYC_UPSTREAM_API_KEY_HEADER: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9-]+$/,
+      'KYC_UPSTREAM_API_KEY_HEADER must be a header name (letters, digits, -).',
+    )
+    .default('X-API-Key'),
+  KYC_UPSTREAM_TIMEOUT_MS: z.coerce
+    .number({ error: 'KYC_UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds.' })
+    .int('KYC_UPSTREAM_TIMEOUT_MS must be a whole number of milliseconds.')
+    .min(1, 'KYC_UPSTREAM_TIMEOUT_MS must be at least 1.')
+    .max(600_000, 'KYC_UPSTREAM_TIMEOUT_MS must be at most 600000 (ten minutes).')
+    .default(15_000),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -80,7 +92,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   portalDomain: string;
-  upstream: { url: string; apiKey: string | undefined; apiKeyHeader: string } | undefined;
+  /** Gateway mode: the identity service every API request is forwarded to. */
+  upstream: { url: string; apiKey: string; apiKeyHeader: string; timeoutMs: number } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Browser origins allowed to call the API cross-origin; empty means no CORS at all. */
   corsOrigins: string[];
@@ -96,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Configuration error: ${problems.join(' ')}`);
   }
   const e = parsed.data;
+  if (e.KYC_UPSTREAM_URL && !e.KYC_UPSTREAM_API_KEY) {
+    throw new Error(
+      'Configuration error: KYC_UPSTREAM_API_KEY must be set when KYC_UPSTREAM_URL is set.',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -105,13 +123,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     portalDomain: e.PORTAL_DOMAIN,
-    upstream: e.KYC_UPSTREAM_URL
-      ? {
-          url: e.KYC_UPSTREAM_URL,
-          apiKey: e.KYC_UPSTREAM_API_KEY,
-          apiKeyHeader: e.KYC_UPSTREAM_API_KEY_HEADER,
-        }
-      : undefined,
+    upstream:
+      e.KYC_UPSTREAM_URL && e.KYC_UPSTREAM_API_KEY
+        ? {
+            url: e.KYC_UPSTREAM_URL,
+            apiKey: e.KYC_UPSTREAM_API_KEY,
+            apiKeyHeader: e.KYC_UPSTREAM_API_KEY_HEADER,
+            timeoutMs: e.KYC_UPSTREAM_TIMEOUT_MS,
+          }
+        : undefined,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     staticDir: path.resolve('dist'),

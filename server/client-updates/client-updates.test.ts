@@ -102,8 +102,7 @@ async function rawRequest(
   if (options.body !== undefined) {
     headers['content-length'] = String(Buffer.byteLength(options.body));
   }
-  if (options.auth === 'token') headers.authorization = `Bearer ${await server.token()}`;
-  else headers['x-api-key'] = server.account.apiKey;
+  Object.assign(headers, await server.authHeaders(options.auth ?? 'apiKey'));
   const url = new URL(pathname, server.baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method, headers }, (response) => {

@@ -7,14 +7,30 @@ import { createAccount } from '../auth/accounts.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { loadConfig } from '../env.ts';
 
+/**
+ * `gateway`: requests go through a gateway-mode app whose upstream is the embedded server, so the
+ * same API tests check both modes (vitest project server-gateway sets KYC_TEST_MODE=gateway).
+ */
+export type TestMode = 'embedded' | 'gateway';
+
+export const testMode: TestMode = process.env.KYC_TEST_MODE === 'gateway' ? 'gateway' : 'embedded';
+
 export interface TestServer {
+  mode: TestMode;
+  /** The embedded server (the upstream in gateway mode): its services hold the database. */
   app: App;
+  /** Where requests go: the embedded server, or the gateway in front of it. */
   baseUrl: string;
   dataDir: string;
   /** A reviewer account created for the test, with its one-time password and API key. */
   account: { username: string; password: string; apiKey: string };
   /** A fresh Bearer JWT for `account`, issued directly (the sign-in route has its own tests). */
   token(): Promise<string>;
+  /**
+   * Headers that authenticate as `account`; in gateway mode an API key would be dropped by the
+   * gateway, so `apiKey` gives a Bearer token there too (the gateway holds the key).
+   */
+  authHeaders(auth: 'apiKey' | 'token'): Promise<Record<string, string>>;
   /** fetch against the server; `auth` picks the credential sent. */
   request(
     pathAndQuery: string,
@@ -25,8 +41,14 @@ export interface TestServer {
 
 /** A real server on a temporary DATA_DIR (real SQLite file) listening on a free loopback port. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; now?: () => Date; dataDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    dataDir?: string;
+    mode?: TestMode;
+  } = {},
 ): Promise<TestServer> {
+  const mode = options.mode ?? testMode;
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-test-')));
   const config = {
     ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env }),
@@ -36,9 +58,26 @@ export async function startTestServer(
     logger: false,
     ...(options.now ? { now: options.now } : {}),
   });
-  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const upstreamUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const username = `reviewer-${Math.random().toString(36).slice(2, 8)}`;
   const account = await createAccount(app.services.db, username);
+  const gateway =
+    mode === 'gateway'
+      ? await createApp(
+          {
+            ...loadConfig({
+              DATA_DIR: dataDir,
+              PORT: '0',
+              LOG_LEVEL: 'silent',
+              KYC_UPSTREAM_URL: upstreamUrl,
+              KYC_UPSTREAM_API_KEY: account.apiKey,
+            }),
+            staticDir: undefined,
+          },
+          { logger: false },
+        )
+      : undefined;
+  const baseUrl = gateway ? await gateway.listen({ port: 0, host: '127.0.0.1' }) : upstreamUrl;
 
   async function token() {
     const row = await accountsRepository(app.services.db).findByUsername(username);
@@ -46,17 +85,27 @@ export async function startTestServer(
     return (await issueToken(app.services, row)).token;
   }
 
+  async function authHeaders(auth: 'apiKey' | 'token'): Promise<Record<string, string>> {
+    if (auth === 'apiKey' && mode === 'embedded') return { 'X-API-Key': account.apiKey };
+    return { Authorization: `Bearer ${await token()}` };
+  }
+
   return {
+    mode,
     app,
     baseUrl,
     dataDir,
     account,
     token,
+    authHeaders,
     async request(pathAndQuery, init = {}) {
       const { auth = 'apiKey', ...rest } = init;
       const headers = new Headers(rest.headers);
-      if (auth === 'apiKey') headers.set('X-API-Key', account.apiKey);
-      if (auth === 'token') headers.set('Authorization', `Bearer ${await token()}`);
+      if (auth !== 'none') {
+        for (const [name, value] of Object.entries(await authHeaders(auth))) {
+          headers.set(name, value);
+        }
+      }
       const response = await fetch(baseUrl + pathAndQuery, { ...rest, headers });
       const text = await response.text();
       let body: unknown;
@@ -68,6 +117,7 @@ export async function startTestServer(
       return { status: response.status, headers: response.headers, body, text };
     },
     async close() {
+      await gateway?.close();
       await app.close();
       if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },

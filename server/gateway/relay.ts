@@ -1,0 +1,223 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { ApiError } from '../http/errors.ts';
+import { UpstreamFailure, type UpstreamResponse } from './upstream-client.ts';
+
+/** Answers up to this size are read whole and checked; larger ones (documents) stream through. */
+export const STREAM_THRESHOLD_BYTES = 1024 * 1024;
+
+/** The only upstream response headers the client sees. */
+const RELAYED_RESPONSE_HEADERS = [
+  'content-type',
+  'retry-after',
+  'idempotent-replayed',
+  'cache-control',
+];
+
+const UPSTREAM_STATUS_TEXT: Record<number, string> = {
+  400: 'The identity service refused the request as invalid.',
+  401: 'The identity service refused the credentials.',
+  403: 'The identity service refused access.',
+  404: 'The identity service does not know this path or id.',
+  409: 'The identity service reports a conflict with an existing record.',
+  413: 'The request body is too large for the identity service.',
+  415: 'The identity service does not accept this content type.',
+  429: 'The identity service received too many requests. Try again later.',
+};
+
+/** The 502/504 a failed exchange becomes; the detail goes to the log only. */
+export function apiErrorOf(failure: UpstreamFailure): ApiError {
+  if (failure.kind === 'timeout') {
+    return new ApiError(504, 'The identity service did not answer in time.');
+  }
+  if (failure.kind === 'unreadable') {
+    return new ApiError(
+      502,
+      'The identity service is unreachable: its answer could not be read. Try again shortly.',
+    );
+  }
+  return new ApiError(502, 'The identity service is unreachable. Try again shortly.');
+}
+
+/** A short answer read whole, or the first part of a long one. */
+interface Head {
+  chunks: Buffer[];
+  size: number;
+  complete: boolean;
+}
+
+function readHead(response: UpstreamResponse, limit: number): Promise<Head> {
+  const body = response.body;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        body.pause();
+        resolve({ chunks, size, complete: false });
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      // `complete` is false when the connection closed before the declared length arrived.
+      if (body.complete) resolve({ chunks, size, complete: true });
+      else reject(new UpstreamFailure('unreadable', 'truncated answer'));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(response.failureOf(error));
+    };
+    const onClose = () => {
+      if (!body.complete) onError(new UpstreamFailure('unreadable', 'truncated answer'));
+    };
+    function cleanup() {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.off('close', onClose);
+    }
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+    body.on('close', onClose);
+  });
+}
+
+function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function copyHeaders(reply: FastifyReply, response: UpstreamResponse) {
+  for (const name of RELAYED_RESPONSE_HEADERS) {
+    const value = response.headers[name];
+    if (typeof value === 'string') reply.header(name, value);
+  }
+  if (!reply.hasHeader('content-type')) reply.header('content-type', 'application/json');
+}
+
+/** The upstream's own words for an error body that is not the envelope, when it has any. */
+function messageOf(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of ['message', 'error', 'detail', 'title']) {
+    const text = (value as Record<string, unknown>)[key];
+    if (typeof text === 'string' && text.trim() !== '') return text.trim().slice(0, 500);
+  }
+  return undefined;
+}
+
+/**
+ * Sends the upstream's answer to the client: 2xx JSON and error envelopes unchanged, other 4xx
+ * wrapped into the envelope, anything unreadable as 502. Bodies over the threshold stream through.
+ */
+export async function relay(
+  reply: FastifyReply,
+  response: UpstreamResponse,
+): Promise<FastifyReply> {
+  const { status } = response;
+  const isSuccess = status >= 200 && status < 300;
+  const isError = status >= 400 && status < 600;
+  if (!isSuccess && !isError) {
+    response.body.destroy();
+    response.stopDeadline();
+    throw apiErrorOf(new UpstreamFailure('unreadable', `unexpected status ${status}`));
+  }
+
+  let head: Head;
+  try {
+    head = await readHead(response, STREAM_THRESHOLD_BYTES);
+  } catch (error) {
+    response.stopDeadline();
+    throw apiErrorOf(error instanceof UpstreamFailure ? error : response.failureOf(error));
+  }
+
+  if (!head.complete) {
+    if (!isSuccess) {
+      response.body.destroy();
+      response.stopDeadline();
+      throw apiErrorOf(new UpstreamFailure('unreadable', 'oversized error answer'));
+    }
+    return streamOn(reply, response, head);
+  }
+
+  response.stopDeadline();
+  const bytes = Buffer.concat(head.chunks, head.size);
+  const parsed = parseJson(bytes);
+  if (isSuccess) {
+    if (!parsed.ok) throw apiErrorOf(new UpstreamFailure('unreadable', 'answer is not JSON'));
+    copyHeaders(reply, response);
+    return reply.code(status).send(bytes);
+  }
+  if (parsed.ok && errorEnvelopeSchema.safeParse(parsed.value).success) {
+    copyHeaders(reply, response);
+    return reply.code(status).send(bytes);
+  }
+  if (status >= 500) {
+    throw apiErrorOf(new UpstreamFailure('unreadable', `status ${status} without the envelope`));
+  }
+  const retryAfter = response.headers['retry-after'];
+  throw new ApiError(
+    status,
+    (parsed.ok ? messageOf(parsed.value) : undefined) ??
+      UPSTREAM_STATUS_TEXT[status] ??
+      `The identity service refused the request (status ${status}).`,
+    [],
+    typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {},
+  );
+}
+
+/** Streams a long answer: what was read so far, then the rest as it arrives, never held whole. */
+function streamOn(reply: FastifyReply, response: UpstreamResponse, head: Head): FastifyReply {
+  response.stopDeadline();
+  const out = new PassThrough();
+  for (const chunk of head.chunks) out.write(chunk);
+  const idleMs = response.timeoutMs;
+  let idle = setTimeout(onIdle, idleMs);
+  function onIdle() {
+    response.body.destroy(new UpstreamFailure('timeout', 'idle while streaming'));
+  }
+  response.body.on('data', () => {
+    clearTimeout(idle);
+    idle = setTimeout(onIdle, idleMs);
+  });
+  response.body.on('error', (error) => out.destroy(error));
+  response.body.on('close', () => {
+    clearTimeout(idle);
+    // A connection lost mid-answer: the status is already sent, so the client's connection closes.
+    if (!response.body.complete) out.destroy(new Error('the identity service closed mid-answer'));
+  });
+  response.body.pipe(out);
+  response.body.resume();
+  copyHeaders(reply, response);
+  const length = response.headers['content-length'];
+  if (typeof length === 'string') reply.header('content-length', length);
+  return reply.code(response.status).send(out);
+}
+
+/** A short JSON answer read whole (the token check); unreadable or oversized is a failure. */
+export async function readJsonAnswer(
+  response: UpstreamResponse,
+): Promise<{ status: number; value: unknown; message: string | undefined }> {
+  let head: Head;
+  try {
+    head = await readHead(response, STREAM_THRESHOLD_BYTES);
+  } catch (error) {
+    throw apiErrorOf(error instanceof UpstreamFailure ? error : response.failureOf(error));
+  } finally {
+    response.stopDeadline();
+  }
+  if (!head.complete) {
+    response.body.destroy();
+    throw apiErrorOf(new UpstreamFailure('unreadable', 'oversized answer'));
+  }
+  const parsed = parseJson(Buffer.concat(head.chunks, head.size));
+  if (!parsed.ok) throw apiErrorOf(new UpstreamFailure('unreadable', 'answer is not JSON'));
+  return { status: response.status, value: parsed.value, message: messageOf(parsed.value) };
+}

@@ -1,0 +1,218 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decodeJwt } from 'jose';
+import { bearerTokenOf } from '../auth/authenticate.ts';
+import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
+import type { Config } from '../env.ts';
+import { ApiError, sendPathNotFound } from '../http/errors.ts';
+import { registerOpenApiRoutes } from '../http/openapi.ts';
+import { declareApiRoutesForDocument } from './api-document.ts';
+import { apiErrorOf, readJsonAnswer, relay } from './relay.ts';
+import { ValidTokenCache } from './token-cache.ts';
+import {
+  createUpstreamClient,
+  UpstreamFailure,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './upstream-client.ts';
+
+export type UpstreamConfig = NonNullable<Config['upstream']>;
+
+/** Request headers passed on, per kind of endpoint; everything else (cookies, keys) stays here. */
+const SIGN_IN_HEADERS = ['accept', 'content-type', 'content-length'];
+const TOKEN_CHECK_HEADERS = ['accept', 'authorization'];
+const ENTITY_HEADERS = ['accept', 'content-type', 'content-length', 'idempotency-key'];
+
+/** The interface's request-client-update is a GET with a body; browsers can only POST it. */
+const CLIENT_UPDATE_PATH = /^\/api\/v2\/entities\/legal-entities\/[^/?]+\/request-client-update$/;
+
+/** `.` or `..` segments, plain or percent-encoded, could lead the upstream outside /api/v2. */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
+
+const INVALID_TOKEN = 'The token is invalid or has expired. Sign in again.';
+
+/** Everything gateway mode adds to the app: health, the API reference and the forwarding routes. */
+export async function registerGateway(
+  app: FastifyInstance,
+  config: Config & { upstream: UpstreamConfig },
+  now: () => Date,
+): Promise<void> {
+  await declareApiRoutesForDocument(config);
+  registerOpenApiRoutes(app);
+  registerGatewayRoutes(app, config.upstream, now);
+}
+
+/**
+ * Gateway mode: no records of its own. Sign-in and token checks go to the identity service as they
+ * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
+ */
+function registerGatewayRoutes(
+  app: FastifyInstance,
+  upstream: UpstreamConfig,
+  now: () => Date,
+): void {
+  const client = createUpstreamClient(upstream);
+  const validTokens = new ValidTokenCache(now);
+  app.addHook('onClose', () => {
+    client.close();
+  });
+
+  app.get('/healthz', () => ({ status: 'ok', mode: 'gateway' }));
+
+  async function exchange(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: Omit<UpstreamRequest, 'signal' | 'body' | 'bodyLimit'>,
+    forwardBody: boolean,
+  ): Promise<UpstreamResponse> {
+    const declaredLength = Number(request.headers['content-length'] ?? 0);
+    const hasBody =
+      forwardBody &&
+      (request.headers['transfer-encoding'] !== undefined ||
+        (request.headers['content-length'] !== undefined && declaredLength > 0));
+    const headers = { ...target.headers };
+    if (hasBody && headers['content-length'] === undefined)
+      headers['transfer-encoding'] = 'chunked';
+    const gone = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    try {
+      return await client.send({
+        ...target,
+        headers,
+        signal: gone.signal,
+        ...(hasBody ? { body: request.raw, bodyLimit: CREATE_BODY_LIMIT } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      const failure =
+        error instanceof UpstreamFailure
+          ? error
+          : new UpstreamFailure('unreachable', String(error));
+      request.log.warn({ kind: failure.kind, detail: failure.message }, 'identity service failed');
+      throw apiErrorOf(failure);
+    }
+  }
+
+  /** Confirms the caller's JWT with the identity service, or a recent confirmation of it. */
+  async function requireValidToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const token = bearerTokenOf(request);
+    if (!token) {
+      throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
+    }
+    if (validTokens.has(token)) return;
+    const response = await exchange(
+      request,
+      reply,
+      {
+        method: 'GET',
+        path: '/api/tokenvalid',
+        headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+      },
+      false,
+    );
+    const answer = await readJsonAnswer(response);
+    const isValid =
+      answer.status === 200 &&
+      (answer.value as { isTokenValid?: unknown } | null)?.isTokenValid === true;
+    if (isValid) {
+      validTokens.remember(token, expiryOf(answer.value, token));
+      return;
+    }
+    if (answer.status === 200 || answer.status === 401 || answer.status === 403) {
+      throw new ApiError(401, INVALID_TOKEN);
+    }
+    if (answer.status >= 400 && answer.status < 500) {
+      throw new ApiError(answer.status, answer.message ?? INVALID_TOKEN);
+    }
+    throw apiErrorOf(new UpstreamFailure('unreadable', `token check answered ${answer.status}`));
+  }
+
+  // A scope of its own: bodies are not parsed here but streamed to the identity service.
+  void app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, parsed) => {
+      parsed(null);
+    });
+
+    // Refused on the declared length before anything else, as the embedded server does.
+    scope.addHook('onRequest', (request, _reply, done) => {
+      const tooLarge = Number(request.headers['content-length'] ?? 0) > CREATE_BODY_LIMIT;
+      done(tooLarge ? new ApiError(413, 'The request body is too large.') : undefined);
+    });
+
+    scope.post('/api/gettoken', async (request, reply) =>
+      relay(
+        reply,
+        await exchange(
+          request,
+          reply,
+          {
+            method: 'POST',
+            path: request.url,
+            headers: pick(request, SIGN_IN_HEADERS),
+          },
+          true,
+        ),
+      ),
+    );
+
+    scope.get('/api/tokenvalid', async (request, reply) =>
+      relay(
+        reply,
+        await exchange(
+          request,
+          reply,
+          {
+            method: 'GET',
+            path: request.url,
+            headers: pick(request, TOKEN_CHECK_HEADERS),
+          },
+          false,
+        ),
+      ),
+    );
+
+    scope.all('/api/v2/*', { bodyLimit: CREATE_BODY_LIMIT }, async (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '';
+      if (DOT_SEGMENT.test(pathname) || pathname.includes('\\')) {
+        return sendPathNotFound(request, reply);
+      }
+      await requireValidToken(request, reply);
+      const method =
+        request.method === 'POST' && CLIENT_UPDATE_PATH.test(pathname) ? 'GET' : request.method;
+      const headers = pick(request, ENTITY_HEADERS);
+      headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
+      return relay(
+        reply,
+        await exchange(request, reply, { method, path: request.url, headers }, true),
+      );
+    });
+    done();
+  });
+}
+
+function pick(request: FastifyRequest, names: string[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names) {
+    const value = request.headers[name];
+    if (typeof value === 'string') picked[name] = value;
+  }
+  return picked;
+}
+
+/** When a confirmation must lapse at the latest: the answer's expiresAt or the JWT's own exp. */
+function expiryOf(answer: unknown, token: string): number | undefined {
+  const candidates: number[] = [];
+  const expiresAt = (answer as { expiresAt?: unknown } | null)?.expiresAt;
+  if (typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt))) {
+    candidates.push(Date.parse(expiresAt));
+  }
+  try {
+    const { exp } = decodeJwt(token);
+    if (typeof exp === 'number') candidates.push(exp * 1000);
+  } catch {
+    // Not a JWT the gateway can read: the upstream's answer alone decides.
+  }
+  return candidates.length > 0 ? Math.min(...candidates) : undefined;
+}
