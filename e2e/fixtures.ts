@@ -52,9 +52,13 @@ async function startSmtp(): Promise<{ server: SMTPServer; url: string; messages:
 }
 
 /** Starts `server/main.ts` (the real server, serving the built console) on a fresh DATA_DIR. */
-async function startKycServer(
+/**
+ * Starts `server/main.ts` (the real server, serving the built console) on a fresh DATA_DIR and
+ * resolves once it listens; `demo` is the printed demo account, absent in gateway mode.
+ */
+export async function startServerProcess(
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; server: KycServer }> {
+): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string; demo?: KycServer['demo'] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-e2e-'));
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
     env: {
@@ -67,17 +71,22 @@ async function startKycServer(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const expectDemo = env.KYC_UPSTREAM_URL === undefined;
   let output = '';
-  const server = await new Promise<KycServer>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /running at (http:\/\/\S+)/.exec(output)?.[1];
+      const baseUrl = /running at (http:\/\/\S+)/.exec(output)?.[1];
       const demo = /Sign in as "([^"]+)" with password: (\S+)/.exec(output);
-      if (url && demo?.[1] && demo[2]) {
-        clearTimeout(timer);
-        resolve({ baseUrl: url, dataDir, demo: { username: demo[1], password: demo[2] } });
-      }
+      if (!baseUrl || (expectDemo && !(demo?.[1] && demo[2]))) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        baseUrl,
+        dataDir,
+        ...(demo?.[1] && demo[2] ? { demo: { username: demo[1], password: demo[2] } } : {}),
+      });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -86,7 +95,6 @@ async function startKycServer(
       reject(new Error(`server exited with ${String(code)}:\n${output}`));
     });
   });
-  return { child, server };
 }
 
 export const test = base.extend<{ axe: () => Promise<void> }, WorkerFixtures>({
@@ -102,7 +110,12 @@ export const test = base.extend<{ axe: () => Promise<void> }, WorkerFixtures>({
   ],
   kyc: [
     async ({ serverEnv, smtp }, use) => {
-      const { child, server } = await startKycServer({ SMTP_URL: smtp.url, ...serverEnv });
+      const { child, baseUrl, dataDir, demo } = await startServerProcess({
+        SMTP_URL: smtp.url,
+        ...serverEnv,
+      });
+      if (!demo) throw new Error('the server printed no demo account');
+      const server = { baseUrl, dataDir, demo };
       await use(server);
       child.kill('SIGTERM');
       fs.rmSync(server.dataDir, { recursive: true, force: true });
