@@ -192,25 +192,29 @@ export const SEARCH_FIELDS = [
 ] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
+/** Search text; control characters are refused (SQLite would cut a pattern at a NUL and match everything). */
+const searchText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((text) => !/\p{Cc}/u.test(text), 'Search text cannot contain control characters.');
+
 export const legalEntitySearchQuerySchema = z
   .strictObject(
     {
-      externalID: z.string().trim().min(1).max(100).optional(),
+      externalID: searchText(100).optional(),
       duns: z
         .string()
         .trim()
         .regex(/^\d{1,9}$/, 'duns must be a number of at most 9 digits.')
         .optional(),
-      glei: z.string().trim().min(1).max(20).optional(),
-      companyName: z.string().trim().min(1).max(200).optional(),
-      registrationNumber: z.string().trim().min(1).max(64).optional(),
-      email: z.string().trim().min(1).max(254).optional(),
-      phone: z
-        .string()
-        .trim()
-        .regex(/\d/, 'phone must contain at least one digit.')
-        .max(40)
-        .optional(),
+      glei: searchText(20).optional(),
+      companyName: searchText(200).optional(),
+      registrationNumber: searchText(64).optional(),
+      email: searchText(254).optional(),
+      phone: searchText(40).regex(/\d/, 'phone must contain at least one digit.').optional(),
     },
     {
       error: (issue) =>
@@ -267,9 +271,11 @@ export const documentInputSchema = z.object({
     .min(1, 'Give the file a name.')
     .max(200)
     .refine(
-      (name) => !/[/\\\p{Cc}]/u.test(name),
-      'A file name cannot contain / \\ or control characters.',
-    ),
+      // Direction marks and overrides can disguise an extension (`invoice\u202Efdp.exe`).
+      (name) => !/[/\\\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(name),
+      'A file name cannot contain / \\, control characters or text-direction marks.',
+    )
+    .refine((name) => !/^\.+$/.test(name), 'A file name cannot be only dots.'),
   type: documentTypeSchema,
   description: z.string().trim().max(500).nullable().optional(),
   mimeType: z

@@ -1,0 +1,24 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+/** Row counts of every table (FTS shadow tables included), to show a request changed nothing. */
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const tables = await sql<{ name: string }>`
+    select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name
+  `.execute(db);
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.rows) {
+    const result = await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(
+      db,
+    );
+    counts[name] = result.rows[0]?.n ?? 0;
+  }
+  return counts;
+}
+
+/** The envelope and nothing else: no HTML page, no stack trace, whatever went wrong. */
+export function looksLikeLeak(text: string): boolean {
+  return /<html|<!doctype|\n\s+at [^\n]*:\d+:\d+|node_modules|\/work\/|SqliteError|SQLITE_/i.test(
+    text,
+  );
+}
