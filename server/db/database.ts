@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -17,7 +17,7 @@ export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: S
   // Another process (admin CLI, a second server) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withImmediateTransactions(sqlite) }),
+    dialect: new TransactionalDdlSqliteDialect({ database: withImmediateTransactions(sqlite) }),
   });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   return { db, sqlite };
@@ -41,4 +41,22 @@ function withImmediateTransactions(sqlite: SQLite.Database): SQLite.Database {
         : value;
     },
   });
+}
+
+/**
+ * Kysely's SQLite adapter says DDL is not transactional, so its migrator runs without a transaction
+ * or lock, and two processes starting on one DATA_DIR both apply the same migration. SQLite's DDL
+ * is transactional: saying so makes every migration run in one BEGIN IMMEDIATE transaction that
+ * reads the applied migrations only once it holds the write lock.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalDdlSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }
