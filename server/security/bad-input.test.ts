@@ -16,6 +16,7 @@ let fixture: Awaited<ReturnType<typeof insertLegalEntity>>;
 
 beforeAll(async () => {
   server = await startTestServer();
+  bearer = await server.token();
   fixture = await insertLegalEntity(server.app.services.db, {
     legalEntity: { company_name: 'Quartz Harbour Ltd', glei: '5493001KJTIIGC8Y1R12' },
     entity: { external_id: 'EXT-QUARTZ' },
@@ -27,6 +28,14 @@ afterAll(async () => {
 });
 
 type Response = Awaited<ReturnType<TestServer['request']>>;
+
+let bearer = '';
+/** One token for the whole file: in gateway mode each API-key request would issue (and store) a new one. */
+function call(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${bearer}`);
+  return server.request(pathAndQuery, { ...init, auth: 'none', headers });
+}
 
 /** A refusal: the given status, the error envelope, nothing leaked. */
 function expectRefusal(response: Response, status: number) {
@@ -43,7 +52,7 @@ async function expectNoChange(send: () => Promise<void>) {
 }
 
 function postJson(pathname: string, body: string, contentType = 'application/json') {
-  return server.request(pathname, {
+  return call(pathname, {
     method: 'POST',
     headers: { 'Content-Type': contentType },
     body,
@@ -72,9 +81,7 @@ const INJECTIONS = [
 
 describe('search with hostile strings', () => {
   test('the control search finds the fixture, so an empty answer below means something', async () => {
-    const response = await server.request(
-      '/api/v2/entities/legal-entities?companyName=quartz harb',
-    );
+    const response = await call('/api/v2/entities/legal-entities?companyName=quartz harb');
     expect(searchResponseSchema.parse(response.body).data).toEqual([fixture.legalEntityId]);
   });
 
@@ -83,7 +90,7 @@ describe('search with hostile strings', () => {
       for (const field of SEARCH_FIELDS) {
         for (const value of INJECTIONS) {
           const query = new URLSearchParams({ [field]: value }).toString();
-          const response = await server.request(`/api/v2/entities/legal-entities?${query}`);
+          const response = await call(`/api/v2/entities/legal-entities?${query}`);
           const label = `${field}=${JSON.stringify(value)}`;
           expect([200, 400], label).toContain(response.status);
           expect(looksLikeLeak(response.text), label).toBe(false);
@@ -105,14 +112,11 @@ describe('search with hostile strings', () => {
       'descending=1',
       'limit=0x',
     ]) {
-      expectRefusal(await server.request(`/api/v2/entities?${query}`), 400);
+      expectRefusal(await call(`/api/v2/entities?${query}`), 400);
     }
     for (const id of ["' OR '1'='1", '%', '..%2F..%2Fetc%2Fpasswd']) {
-      expectRefusal(
-        await server.request(`/api/v2/entities/legal-entities/${encodeURIComponent(id)}`),
-        404,
-      );
-      expectRefusal(await server.request(`/api/v2/documents/${encodeURIComponent(id)}`), 404);
+      expectRefusal(await call(`/api/v2/entities/legal-entities/${encodeURIComponent(id)}`), 404);
+      expectRefusal(await call(`/api/v2/documents/${encodeURIComponent(id)}`), 404);
     }
   });
 });
@@ -311,8 +315,7 @@ describe('forged and broken JWTs', () => {
     ];
     for (const token of forged) {
       for (const pathname of ['/api/v2/entities', '/api/tokenvalid']) {
-        const response = await server.request(pathname, {
-          auth: 'none',
+        const response = await call(pathname, {
           headers: { Authorization: `Bearer ${token}` },
         });
         expectRefusal(response, 401);
@@ -337,8 +340,7 @@ describe('forged and broken JWTs', () => {
       await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(key),
     ];
     for (const token of tokens) {
-      const response = await server.request('/api/v2/entities', {
-        auth: 'none',
+      const response = await call('/api/v2/entities', {
         headers: { Authorization: `Bearer ${token}` },
       });
       expectRefusal(response, 401);

@@ -98,7 +98,9 @@ describe('CORS with CORS_ORIGINS', () => {
   const allowedOrigin = 'https://console.example.com';
   let server: TestServer;
   beforeAll(async () => {
+    // The harness hands `env` to the embedded server only; the CORS hook is the same in both modes.
     server = await startTestServer({
+      mode: 'embedded',
       env: { CORS_ORIGINS: `${allowedOrigin}, http://localhost:5173` },
     });
   });

@@ -16,6 +16,7 @@ const RUNS = 120;
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
+  bearer = await server.token();
   await insertLegalEntity(server.app.services.db);
   await insertLegalEntity(server.app.services.db);
 });
@@ -24,6 +25,14 @@ afterAll(async () => {
 });
 
 type Response = Awaited<ReturnType<TestServer['request']>>;
+
+let bearer = '';
+/** One token for the whole file: in gateway mode each API-key request would issue (and store) a new one. */
+function call(pathAndQuery: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has('Authorization')) headers.set('Authorization', `Bearer ${bearer}`);
+  return server.request(pathAndQuery, { ...init, auth: 'none', headers });
+}
 
 /** Never a 500, never HTML or a stack trace: a success body of `successSchema` or the error envelope. */
 function expectWellFormed(response: Response, successSchema: { parse(value: unknown): unknown }) {
@@ -70,7 +79,7 @@ test('list parameters: any values give a page or a 400, and change nothing', asy
       }),
       async (parameters) => {
         const before = await rowCounts(server.app.services.db);
-        const response = await server.request(
+        const response = await call(
           `/api/v2/entities?${new URLSearchParams(parameters).toString()}`,
         );
         expectWellFormed(response, entityListResponseSchema);
@@ -94,7 +103,7 @@ test('search parameters: any values give IDs or a 400, and change nothing', asyn
       ),
       async (parameters) => {
         const before = await rowCounts(server.app.services.db);
-        const response = await server.request(
+        const response = await call(
           `/api/v2/entities/legal-entities?${new URLSearchParams(parameters).toString()}`,
         );
         expectWellFormed(response, searchResponseSchema);
@@ -110,7 +119,7 @@ test('create: arbitrary JSON bodies are refused with the envelope and store noth
   await fc.assert(
     fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
       const before = await rowCounts(server.app.services.db);
-      const response = await server.request('/api/v2/entities/legal-entities', {
+      const response = await call('/api/v2/entities/legal-entities', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(value),
@@ -147,7 +156,7 @@ test('create: a valid payload with one field replaced is created or refused, and
         if (second === undefined) (payload as Record<string, unknown>)[first] = replacement;
         else (payload[first] ??= {})[second] = replacement;
         const before = await rowCounts(server.app.services.db);
-        const response = await server.request('/api/v2/entities/legal-entities', {
+        const response = await call('/api/v2/entities/legal-entities', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify(payload),
@@ -166,7 +175,7 @@ test('create: a valid payload with one field replaced is created or refused, and
 test('create: arbitrary text sent as JSON is 400, never 500', async () => {
   await fc.assert(
     fc.asyncProperty(fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }), async (text) => {
-      const response = await server.request('/api/v2/entities/legal-entities', {
+      const response = await call('/api/v2/entities/legal-entities', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: text,
