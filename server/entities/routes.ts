@@ -22,6 +22,7 @@ import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
 import { MAX_SEARCH_RESULTS } from './repository.ts';
+import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
 import { getLegalEntity, getNaturalPerson, listEntities, searchLegalEntities } from './service.ts';
 
 /**
@@ -63,6 +64,7 @@ function requireJsonBody(
 
 export function registerEntityRoutes(app: FastifyInstance, services: AppServices): void {
   const { db } = services;
+  const cache = createResponseCache(db);
 
   defineRoute(
     app,
@@ -82,7 +84,10 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       },
       errors: [400],
     },
-    ({ query }) => listEntities(db, query),
+    ({ query, reply }) =>
+      sendCachedEnvelope(reply, cache, `list ${JSON.stringify(query)}`, () =>
+        listEntities(db, query),
+      ),
   );
 
   defineRoute(
@@ -102,7 +107,10 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       },
       errors: [400],
     },
-    ({ query }) => searchLegalEntities(db, query),
+    ({ query, reply }) =>
+      sendCachedEnvelope(reply, cache, `search ${JSON.stringify(query)}`, () =>
+        searchLegalEntities(db, query),
+      ),
   );
 
   defineRoute(
@@ -119,7 +127,8 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       response: { status: 200, schema: legalEntityResponseSchema, description: 'The legal entity' },
       errors: [404],
     },
-    ({ params }) => getLegalEntity(db, params.id),
+    ({ params, reply }) =>
+      sendCachedEnvelope(reply, cache, `legal ${params.id}`, () => getLegalEntity(db, params.id)),
   );
 
   defineRoute(
@@ -140,7 +149,10 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       },
       errors: [404],
     },
-    ({ params }) => getNaturalPerson(db, params.id),
+    ({ params, reply }) =>
+      sendCachedEnvelope(reply, cache, `person ${params.id}`, () =>
+        getNaturalPerson(db, params.id),
+      ),
   );
 
   // Its own context so that the JSON-only hook and the larger body limit touch no other route.

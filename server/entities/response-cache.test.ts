@@ -1,0 +1,183 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  entityListResponseSchema,
+  legalEntityResponseSchema,
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+} from '../../src/contract/entities.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { createResponseCache } from './response-cache.ts';
+import { legalEntityPayload, postLegalEntity, uniqueSuffix } from './test-payloads.ts';
+
+let server: TestServer;
+
+/** A second connection to the same file, as a second server process or the admin CLI holds. */
+function otherConnection(): SQLite.Database {
+  const sqlite = new SQLite(path.join(server.dataDir, 'kyc-desk.sqlite'));
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+async function createLegalEntity(companyName: string) {
+  const response = await postLegalEntity(
+    server,
+    legalEntityPayload({ corporateInformation: { companyName } }),
+  );
+  expect(response.status, response.text).toBe(201);
+  return legalEntityResponseSchema.parse(response.body).data;
+}
+
+async function companyNameOf(id: string) {
+  const response = await server.request(`/api/v2/entities/legal-entities/${id}`);
+  expect(response.status).toBe(200);
+  return legalEntityResponseSchema.parse(response.body).data.corporateInformation.companyName;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('createResponseCache', () => {
+  it('builds once until this connection or another one writes', async () => {
+    const cache = createResponseCache(server.app.services.db);
+    let builds = 0;
+    const build = () => {
+      builds += 1;
+      return Promise.resolve({ build: builds });
+    };
+    const first = await cache.envelopeJson('key', build);
+    expect(JSON.parse(first.toString())).toEqual({
+      code: 200,
+      status: 'success',
+      message: '',
+      data: { build: 1 },
+    });
+    expect((await cache.envelopeJson('key', build)).equals(first)).toBe(true);
+    expect(builds).toBe(1);
+
+    const created = await createLegalEntity(`Cache Own Write ${uniqueSuffix()}`);
+    expect(JSON.parse((await cache.envelopeJson('key', build)).toString())).toMatchObject({
+      data: { build: 2 },
+    });
+    expect(await cache.envelopeJson('key', build)).toEqual(await cache.envelopeJson('key', build));
+    expect(builds).toBe(2);
+
+    const other = otherConnection();
+    try {
+      other
+        .prepare(
+          "update legal_entities set company_name = company_name || ' Renamed' where entity_id = ?",
+        )
+        .run(created.id);
+    } finally {
+      other.close();
+    }
+    expect(JSON.parse((await cache.envelopeJson('key', build)).toString())).toMatchObject({
+      data: { build: 3 },
+    });
+    expect(builds).toBe(3);
+  });
+
+  it('does not keep what a failed build threw', async () => {
+    const cache = createResponseCache(server.app.services.db);
+    await expect(
+      cache.envelopeJson('failing', () => Promise.reject(new Error('no'))),
+    ).rejects.toThrow('no');
+    expect(cache.size).toBe(0);
+  });
+
+  it('drops the least recently used entries past its entry and byte limits', async () => {
+    const cache = createResponseCache(server.app.services.db, { entries: 2, bytes: 10_000 });
+    const builds: string[] = [];
+    const build =
+      (key: string, size = 10) =>
+      () => {
+        builds.push(key);
+        return Promise.resolve('x'.repeat(size));
+      };
+    await cache.envelopeJson('a', build('a'));
+    await cache.envelopeJson('b', build('b'));
+    await cache.envelopeJson('a', build('a'));
+    await cache.envelopeJson('c', build('c'));
+    expect(cache.size).toBe(2);
+    await cache.envelopeJson('a', build('a'));
+    await cache.envelopeJson('b', build('b'));
+    expect(builds).toEqual(['a', 'b', 'c', 'b']);
+
+    await cache.envelopeJson('big', build('big', 9_930));
+    expect(cache.size).toBe(1);
+    await cache.envelopeJson('too big', build('too big', 20_000));
+    expect(cache.size).toBe(1);
+  });
+});
+
+describe('cached routes', () => {
+  it('answer a write from this process at once: list, search and by id', async () => {
+    const before = entityListResponseSchema.parse(
+      (await server.request('/api/v2/entities?descending=true&limit=5')).body,
+    ).data;
+    const name = `Cached Route ${uniqueSuffix()}`;
+    const searchPath = `/api/v2/entities/legal-entities?companyName=${encodeURIComponent(name)}`;
+    expect(searchResponseSchema.parse((await server.request(searchPath)).body).data).toEqual([]);
+
+    const created = await createLegalEntity(name);
+    const after = entityListResponseSchema.parse(
+      (await server.request('/api/v2/entities?descending=true&limit=5')).body,
+    ).data;
+    expect(after.map((entity) => entity.id)).toContain(created.id);
+    expect(after).not.toEqual(before);
+    expect(searchResponseSchema.parse((await server.request(searchPath)).body).data).toEqual([
+      created.id,
+    ]);
+
+    expect(await companyNameOf(created.id)).toBe(name);
+    await server.app.services.db
+      .updateTable('legal_entities')
+      .set({ company_name: `${name} Renamed` })
+      .where('entity_id', '=', created.id)
+      .execute();
+    expect(await companyNameOf(created.id)).toBe(`${name} Renamed`);
+  });
+
+  it('answer a write from another connection to the same file', async () => {
+    const created = await createLegalEntity(`Other Writer ${uniqueSuffix()}`);
+    const contactId = created.linkedEntities?.[0]?.entityID ?? '';
+    const personPath = `/api/v2/entities/natural-persons/${contactId}`;
+    const person = naturalPersonResponseSchema.parse((await server.request(personPath)).body).data;
+    const renamedCompany = `Renamed Elsewhere ${uniqueSuffix()}`;
+    expect(await companyNameOf(created.id)).toBe(created.corporateInformation.companyName);
+
+    const other = otherConnection();
+    try {
+      other
+        .prepare('update legal_entities set company_name = ? where entity_id = ?')
+        .run(renamedCompany, created.id);
+      other
+        .prepare('update natural_persons set first_name = ? where entity_id = ?')
+        .run('Elsewhere', contactId);
+    } finally {
+      other.close();
+    }
+
+    expect(await companyNameOf(created.id)).toBe(renamedCompany);
+    const renamedPerson = naturalPersonResponseSchema.parse(
+      (await server.request(personPath)).body,
+    ).data;
+    expect(renamedPerson.personalInformation.firstName).toBe('Elsewhere');
+    expect(renamedPerson.personalInformation.lastName).toBe(person.personalInformation.lastName);
+  });
+
+  it('send the same JSON from the cache as when built, as application/json', async () => {
+    const created = await createLegalEntity(`Same Bytes ${uniqueSuffix()}`);
+    const first = await server.request(`/api/v2/entities/legal-entities/${created.id}`);
+    const second = await server.request(`/api/v2/entities/legal-entities/${created.id}`);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(legalEntityResponseSchema.parse(second.body).data).toEqual(created);
+  });
+});

@@ -1,0 +1,95 @@
+import type { FastifyReply } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+
+export interface ResponseCacheLimits {
+  entries: number;
+  bytes: number;
+}
+
+const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 50 * 1024 * 1024 };
+
+/**
+ * Serialised success envelopes of read routes, valid until the database changes. The version is
+ * `PRAGMA data_version` (moves when another connection, e.g. a second server process or the admin
+ * CLI, commits) with `total_changes()` (moves with this connection's own writes), so any write
+ * anywhere empties the cache. Least recently used entries go first past the limits.
+ */
+export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAULT_LIMITS) {
+  const entries = new Map<string, Buffer>();
+  let cachedBytes = 0;
+  let cachedVersion = '';
+
+  async function databaseVersion(): Promise<string> {
+    const { rows } = await sql<{
+      dataVersion: number;
+      changes: number;
+    }>`select data_version as "dataVersion", total_changes() as "changes" from pragma_data_version`.execute(
+      db,
+    );
+    const row = rows[0];
+    if (!row) throw new Error('pragma data_version returned no row.');
+    return `${String(row.dataVersion)}:${String(row.changes)}`;
+  }
+
+  function clear() {
+    entries.clear();
+    cachedBytes = 0;
+  }
+
+  function store(key: string, body: Buffer) {
+    if (body.length > limits.bytes) return;
+    entries.set(key, body);
+    cachedBytes += body.length;
+    for (const [oldestKey, oldest] of entries) {
+      if (entries.size <= limits.entries && cachedBytes <= limits.bytes) break;
+      entries.delete(oldestKey);
+      cachedBytes -= oldest.length;
+    }
+  }
+
+  return {
+    /**
+     * The JSON body of the success envelope around `build()`'s data, from the cache when the
+     * database has not changed since it was stored; errors thrown by `build` are not cached.
+     */
+    async envelopeJson(key: string, build: () => Promise<unknown>): Promise<Buffer> {
+      const version = await databaseVersion();
+      if (version !== cachedVersion) {
+        clear();
+        cachedVersion = version;
+      }
+      const hit = entries.get(key);
+      if (hit) {
+        // Re-inserted so that Map order is least recently used first.
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit;
+      }
+      const data = await build();
+      const body = Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
+      // A write between the reads above may have mixed two states: serve it once, keep none of it.
+      if ((await databaseVersion()) === version && cachedVersion === version) store(key, body);
+      return body;
+    },
+
+    /** How many responses are held (for tests). */
+    get size(): number {
+      return entries.size;
+    },
+  };
+}
+
+export type ResponseCache = ReturnType<typeof createResponseCache>;
+
+/** Sends a cached or freshly built 200 envelope; the route handler then returns nothing. */
+export async function sendCachedEnvelope(
+  reply: FastifyReply,
+  cache: ResponseCache,
+  key: string,
+  build: () => Promise<unknown>,
+): Promise<undefined> {
+  const body = await cache.envelopeJson(key, build);
+  await reply.code(200).type('application/json; charset=utf-8').send(body);
+  return undefined;
+}
