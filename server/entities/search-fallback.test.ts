@@ -1,0 +1,104 @@
+import { searchResponseSchema } from '../../src/contract/entities.ts';
+import { createGenerator } from '../seed/generators.ts';
+import { seedRepository } from '../seed/seed-repository.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { entitiesRepository, MAX_SEARCH_RESULTS } from './repository.ts';
+import { uniqueSuffix } from './test-payloads.ts';
+
+let server: TestServer;
+let marker = '';
+let sampleName = '';
+
+async function searchRoute(companyName: string, extra = '') {
+  const response = await server.request(
+    `/api/v2/entities/legal-entities?companyName=${encodeURIComponent(companyName)}${extra}`,
+  );
+  expect(response.status, response.text).toBe(200);
+  return searchResponseSchema.parse(response.body).data;
+}
+
+/** What the API must answer, computed from the stored rows in the API's order. */
+async function expected(text: string): Promise<string[]> {
+  const rows = await server.app.services.db
+    .selectFrom('legal_entities')
+    .innerJoin('entities', 'entities.id', 'legal_entities.entity_id')
+    .select(['legal_entities.entity_id', 'legal_entities.company_name'])
+    .orderBy('entities.created_at')
+    .orderBy('entities.id')
+    .execute();
+  return rows
+    .filter((row) => row.company_name.toLowerCase().includes(text.toLowerCase()))
+    .map((row) => row.entity_id)
+    .slice(0, MAX_SEARCH_RESULTS);
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const generator = createGenerator({
+    seed: 0x5eac,
+    now: new Date(),
+    newId: () => crypto.randomUUID(),
+    takenRegistrations: await seedRepository(server.app.services.db).registrationKeys(),
+    documentsPerEntity: 0,
+  });
+  const rows = generator.batch(800, 0);
+  marker = `Fb${uniqueSuffix()}`;
+  // 700 of 800 rows carry the marker: past sqrt(500 * 800) candidates the route takes the LIKE path.
+  rows.legalEntities.forEach((row, index) => {
+    if (index % 8 !== 0) row.company_name = `${row.company_name} ${marker}`;
+  });
+  sampleName = rows.legalEntities[400]?.company_name ?? '';
+  await seedRepository(server.app.services.db).inTransaction((trx) =>
+    seedRepository(trx).insert(rows),
+  );
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('companyName search: index path and LIKE fallback', () => {
+  it('give identical answers for common, rare, short and absent fragments', async () => {
+    const repository = entitiesRepository(server.app.services.db);
+    const fragments = [
+      marker.slice(1).toUpperCase(),
+      sampleName.slice(2, 8),
+      sampleName.slice(0, 3).toLowerCase(),
+      'ab',
+      'no such company anywhere',
+    ];
+    for (const fragment of fragments) {
+      const byIndex = await repository.searchLegalEntities(
+        { companyNameContains: fragment },
+        Number.MAX_SAFE_INTEGER,
+      );
+      const byLike = await repository.searchLegalEntities({ companyNameContains: fragment }, 0);
+      const answer = await expected(fragment);
+      expect(byIndex, fragment).toEqual(answer);
+      expect(byLike, fragment).toEqual(answer);
+      expect(await searchRoute(fragment), fragment).toEqual(answer);
+    }
+    expect(await expected(marker)).toHaveLength(MAX_SEARCH_RESULTS);
+  });
+
+  it('give identical answers combined with another parameter', async () => {
+    const repository = entitiesRepository(server.app.services.db);
+    const [first] = await expected(marker);
+    const row = await server.app.services.db
+      .selectFrom('legal_entities')
+      .select(['registration_number'])
+      .where('entity_id', '=', first ?? '')
+      .executeTakeFirstOrThrow();
+    const search = { companyNameContains: marker, registrationNumber: row.registration_number };
+    const byIndex = await repository.searchLegalEntities(search, Number.MAX_SAFE_INTEGER);
+    const byLike = await repository.searchLegalEntities(search, 0);
+    expect(byIndex).toEqual([first]);
+    expect(byLike).toEqual([first]);
+    expect(
+      await searchRoute(
+        marker,
+        `&registrationNumber=${encodeURIComponent(row.registration_number)}`,
+      ),
+    ).toEqual([first]);
+  });
+});
