@@ -14,11 +14,7 @@ export function documentMetadataOf(row: DocumentRow): DocumentMetadata {
   };
 }
 
-export function documentDetailOf(row: DocumentRow, bytes: Buffer): DocumentDetail {
-  return {
-    ...documentMetadataOf(row),
-    mimeType: row.mime_type,
-    fileSize: row.file_size,
-    file: bytes.toString('base64'),
-  };
+/** Every field of the document detail but the bytes, which are streamed after them. */
+export function documentDetailFieldsOf(row: DocumentRow): Omit<DocumentDetail, 'file'> {
+  return { ...documentMetadataOf(row), mimeType: row.mime_type, fileSize: row.file_size };
 }

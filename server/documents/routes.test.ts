@@ -62,6 +62,16 @@ const files: { input: Omit<DocumentInput, 'file'>; bytes: Buffer; mimeType: stri
     ]),
     mimeType: 'image/png',
   },
+  {
+    // One byte past the streamed envelope's first base64 chunk; a description JSON must escape.
+    input: {
+      fileName: 'escaped "name" ü.pdf',
+      type: 'Other',
+      description: 'Quote " backslash \\ line\nbreak \u2028 ✓',
+    },
+    bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), crypto.randomBytes(3 * 64 * 1024 - 8)]),
+    mimeType: 'application/pdf',
+  },
 ];
 
 let server: TestServer;
@@ -137,6 +147,26 @@ describe('GET /api/v2/documents/:id', () => {
       const decoded = Buffer.from(file, 'base64');
       expect(decoded.length).toBe(bytes.length);
       expect(sha256(decoded)).toBe(sha256(bytes));
+    }
+  });
+
+  it('sends exactly the bytes of JSON.stringify of the envelope, with a matching Content-Length', async () => {
+    for (const { input, bytes } of files) {
+      const metadata = entity.supportingDocuments?.find((d) => d.fileName === input.fileName);
+      if (!metadata) throw new Error(`${input.fileName} was not created`);
+      const response = await server.request(`/api/v2/documents/${metadata.documentId}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.text).toBe(
+        JSON.stringify({
+          code: 200,
+          status: 'success',
+          message: '',
+          data: { ...metadata, file: bytes.toString('base64') },
+        }),
+      );
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(response.text));
+      documentDetailResponseSchema.parse(response.body);
     }
   });
 

@@ -8,7 +8,8 @@ import { idParamsSchema } from '../entities/routes.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { documentDetailOf, documentMetadataOf } from './mappers.ts';
+import { documentEnvelopeStream } from './document-json.ts';
+import { documentDetailFieldsOf, documentMetadataOf } from './mappers.ts';
 import { documentsRepository } from './repository.ts';
 
 export function registerDocumentRoutes(app: FastifyInstance, services: AppServices): void {
@@ -57,10 +58,21 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       },
       errors: [404],
     },
-    async ({ params }) => {
+    async ({ params, reply }) => {
       const document = await documents.findWithContent(params.id);
       if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
-      return documentDetailOf(document, document.bytes);
+      const { stream, contentLength } = documentEnvelopeStream(
+        documentDetailFieldsOf(document),
+        document.bytes,
+      );
+      await reply
+        .code(200)
+        .type('application/json; charset=utf-8')
+        .header('Content-Length', contentLength)
+        .send(stream);
+      // A client that went away mid-stream: nothing more may be sent on this reply.
+      if (!reply.sent) reply.hijack();
+      return undefined;
     },
   );
 }
