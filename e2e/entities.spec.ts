@@ -15,8 +15,7 @@ test('a reviewer browses entities by type, page size, order and page, with the s
   await expect(page).toHaveURL(/type=legal-entities/);
   await expect(table.getByRole('row').nth(1)).toContainText('Legal entity');
 
-  await page.getByRole('textbox', { name: 'Rows per page' }).click();
-  await page.getByRole('option', { name: '25' }).click();
+  await page.getByRole('combobox', { name: 'Rows per page' }).selectOption('25');
   await expect(page).toHaveURL(/limit=25/);
   await expect(table.getByRole('row')).toHaveCount(26);
 
