@@ -26,6 +26,16 @@ export function configureAuth(hooks: AuthHooks): void {
   authHooks = hooks;
 }
 
+/** The Bearer token apiRequest would send, for a worker that fetches on the console's behalf. */
+export function currentToken(): string | null {
+  return authHooks.getToken();
+}
+
+/** The re-sign-in apiRequest runs on a 401, for a worker's fetch; true once signed in again. */
+export function handleUnauthorized(): Promise<boolean> {
+  return authHooks.onUnauthorized();
+}
+
 export type QueryValue = string | number | boolean | undefined | null;
 
 export interface ApiRequestOptions<T> {
@@ -106,20 +116,23 @@ async function readResponse<T>(response: Response, options: ApiRequestOptions<T>
   } catch {
     json = undefined;
   }
-  if (!response.ok) {
-    const envelope = errorEnvelopeSchema.safeParse(json);
-    const message = envelope.success && envelope.data.message ? envelope.data.message : undefined;
-    throw new ApiError(
-      response.status,
-      message ?? STATUS_MESSAGES[response.status] ?? `The server answered ${response.status}.`,
-      envelope.success ? (envelope.data.errors ?? []) : [],
-    );
-  }
+  if (!response.ok) throw errorFromResponse(response.status, json);
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) {
     throw new ApiError(0, 'The server answered in a form this console does not understand.');
   }
   return parsed.data;
+}
+
+/** The ApiError for a failed response: the envelope's message, else one for its status. */
+export function errorFromResponse(status: number, json: unknown): ApiError {
+  const envelope = errorEnvelopeSchema.safeParse(json);
+  const message = envelope.success && envelope.data.message ? envelope.data.message : undefined;
+  return new ApiError(
+    status,
+    message ?? STATUS_MESSAGES[status] ?? `The server answered ${status}.`,
+    envelope.success ? (envelope.data.errors ?? []) : [],
+  );
 }
 
 /** Reads the body as text, reporting progress when asked (large documents). */

@@ -15,6 +15,7 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import type { DocumentMetadata } from '../../../contract/entities.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
+import { createDocumentFetcher, type DocumentFetcher } from '../decoding/document-fetcher.ts';
 import { sanitizeFileName } from '../decoding/safe-file-name.ts';
 import { saveObjectUrl } from '../decoding/save-file.ts';
 import { ApprovalBadge } from './approval-badge.tsx';
@@ -29,15 +30,19 @@ export interface DocumentViewerProps<TKey extends QueryKey> {
   documentQuery: DocumentDetailQueryFactory<TKey>;
   /** Tests inject an inline decoder; the browser gets a worker-backed one. */
   createDecoder?: () => DocumentDecoder;
+  /** Fetches large documents in a worker; null (jsdom, no Worker) keeps them on apiRequest. */
+  createFetcher?: (() => DocumentFetcher) | null;
 }
 
 const defaultCreateDecoder = () => createDocumentDecoder();
+const defaultCreateFetcher = typeof Worker === 'undefined' ? null : () => createDocumentFetcher();
 
 export function DocumentViewer<TKey extends QueryKey>({
   document,
   onClose,
   documentQuery,
   createDecoder = defaultCreateDecoder,
+  createFetcher = defaultCreateFetcher,
 }: DocumentViewerProps<TKey>) {
   return (
     <Modal
@@ -54,6 +59,7 @@ export function DocumentViewer<TKey extends QueryKey>({
           document={document}
           documentQuery={documentQuery}
           createDecoder={createDecoder}
+          createFetcher={createFetcher}
           onClose={onClose}
         />
       ) : null}
@@ -65,17 +71,20 @@ function ViewerBody<TKey extends QueryKey>({
   document,
   documentQuery,
   createDecoder,
+  createFetcher,
   onClose,
 }: {
   document: DocumentMetadata;
   documentQuery: DocumentDetailQueryFactory<TKey>;
   createDecoder: () => DocumentDecoder;
+  createFetcher: (() => DocumentFetcher) | null;
   onClose: () => void;
 }) {
   const { query, progress, decoded, decodeError } = useDecodedDocument(
     document.documentId,
     documentQuery,
     createDecoder,
+    { expectedSize: document.fileSize, createFetcher },
   );
   const detail = query.data ?? document;
   const size = query.data?.fileSize ?? document.fileSize;

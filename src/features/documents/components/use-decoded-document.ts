@@ -1,7 +1,14 @@
-import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import {
+  useQuery,
+  useQueryClient,
+  type QueryKey,
+  type UseQueryResult,
+} from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { DocumentDetail } from '../../../contract/entities.ts';
 import type { DecodedFile, DocumentDecoder } from '../decoding/document-decoder.ts';
+import { FETCH_IN_WORKER_ABOVE_BYTES, type DocumentFetcher } from '../decoding/document-fetcher.ts';
+import type { DocumentDetailWithoutFile } from '../decoding/fetch-document-job.ts';
 import type { DocumentDetailQueryFactory } from './document-query-types.ts';
 
 const ignoreProgress = () => undefined;
@@ -19,12 +26,21 @@ export interface DecodedDocument extends DecodedFile {
 
 /**
  * Fetches one document with progress, decodes its base64 off the main thread, and holds the
- * bytes as a Blob behind an object URL that is revoked, with the decoder, on unmount.
+ * bytes as a Blob behind an object URL that is revoked, with the decoder, on unmount. Large
+ * documents are fetched, parsed and decoded entirely in a worker (createFetcher), so the main
+ * thread never holds their JSON text; without a Worker everything goes through apiRequest.
  */
 export function useDecodedDocument<TKey extends QueryKey>(
   documentId: string,
   documentQuery: DocumentDetailQueryFactory<TKey>,
   createDecoder: () => DocumentDecoder,
+  {
+    expectedSize,
+    createFetcher,
+  }: {
+    expectedSize: number | undefined;
+    createFetcher: (() => DocumentFetcher) | null;
+  },
 ) {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
@@ -32,7 +48,12 @@ export function useDecodedDocument<TKey extends QueryKey>(
   const [decodeError, setDecodeError] = useState<string | null>(null);
   const decoderRef = useRef<DocumentDecoder | null>(null);
 
-  const options = documentQuery(documentId, (loaded, total) => {
+  const viaWorker =
+    createFetcher !== null &&
+    expectedSize !== undefined &&
+    expectedSize > FETCH_IN_WORKER_ABOVE_BYTES;
+
+  const onProgress = (loaded: number, total: number | null) => {
     const percent = total ? Math.min(100, Math.floor((loaded / total) * 100)) : null;
     // Re-render once per percent (or per 64 KB when the size is unknown), not per chunk.
     setProgress((previous) =>
@@ -42,8 +63,35 @@ export function useDecodedDocument<TKey extends QueryKey>(
         ? previous
         : { loaded, total, percent },
     );
+  };
+  const options = documentQuery(documentId, onProgress);
+  const directQuery = useQuery({ ...options, enabled: !viaWorker });
+  const workerQuery = useQuery({
+    queryKey: [...options.queryKey, 'fetched-in-worker'],
+    queryFn: async ({ signal }) => {
+      if (!createFetcher) throw new Error('No worker to fetch the document in.');
+      // One worker per fetch: unmounting aborts the query, which stops the worker mid-download.
+      const fetcher = createFetcher();
+      const stop = () => {
+        fetcher.dispose();
+      };
+      signal.addEventListener('abort', stop);
+      try {
+        const fetched = await fetcher.fetch(documentId, onProgress);
+        if (!signal.aborted)
+          setDecoded({ ...fetched.file, objectUrl: URL.createObjectURL(fetched.file.blob) });
+        return fetched.detail;
+      } finally {
+        signal.removeEventListener('abort', stop);
+        fetcher.dispose();
+      }
+    },
+    enabled: viaWorker,
+    // The decoded bytes live in this component's state: a remount must fetch them again.
+    gcTime: 0,
+    retry: false,
   });
-  const query = useQuery(options);
+  const query: UseQueryResult<DocumentDetailWithoutFile> = viaWorker ? workerQuery : directQuery;
 
   useEffect(() => {
     const decoder = createDecoder();
@@ -54,8 +102,8 @@ export function useDecodedDocument<TKey extends QueryKey>(
     };
   }, [createDecoder]);
 
-  const file = query.data?.file;
-  const declaredMimeType = query.data?.mimeType ?? null;
+  const file = directQuery.data?.file;
+  const declaredMimeType = directQuery.data?.mimeType ?? null;
   useEffect(() => {
     const decoder = decoderRef.current;
     if (!file || !decoder) return;
