@@ -105,6 +105,7 @@ test('a reviewer follows a linked person to their page and back to the company',
   if (!entity) throw new Error('demo data has no legal entity with linked people');
 
   await signIn(page, kyc, `/entities/${entity.id}`);
+  await expect(page.getByRole('heading', { name: 'Corporate information' })).toBeVisible();
   const company = await page.getByRole('heading', { level: 1 }).textContent();
   await page.getByRole('region', { name: 'Linked people' }).getByRole('link').first().click();
   await expect(page.getByRole('heading', { name: 'Personal information' })).toBeVisible();

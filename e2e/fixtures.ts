@@ -150,4 +150,6 @@ export async function signIn(page: Page, kyc: KycServer, next = '/entities') {
   await page.getByLabel('Password', { exact: true }).fill(kyc.demo.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(new RegExp(next.replace(/[/?]/g, '\\$&')));
+  // The URL moves before the next screen has replaced the sign-in form.
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeHidden();
 }
