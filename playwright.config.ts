@@ -1,10 +1,5 @@
-import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-
-// Debian's Chromium where it is installed (CI, these machines); Playwright's own elsewhere.
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) =>
-  fs.existsSync(file),
-);
+import { chromiumLaunchOptions } from './e2e/chromium.ts';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -21,19 +16,6 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     acceptDownloads: true,
-    launchOptions: systemChromium
-      ? {
-          executablePath: systemChromium,
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
-        }
-      : {},
+    launchOptions: chromiumLaunchOptions(),
   },
 });

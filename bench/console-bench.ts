@@ -1,21 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { insertLargeDocument, paddedPdf } from './large-pdf.ts';
 import { startKycServer } from './processes.ts';
 import type { BenchFixture } from './server-bench.ts';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 /** Long tasks and live object URLs of the page's main thread, recorded from the first script on. */
 const INSTRUMENTATION = `
@@ -123,10 +113,7 @@ export async function runConsoleBench(fixture: BenchFixture, quick: boolean) {
     fileName,
   );
   const server = await startKycServer(fixture.dataDir);
-  const browser = await chromium.launch({
-    ...(fs.existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {}),
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const javaScript = await measureJavaScript(
       browser,
