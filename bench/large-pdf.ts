@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { openDatabase } from '../server/db/database.ts';
+import { documentsRepository } from '../server/documents/repository.ts';
 
 /** A valid one-page PDF 1.4 of about `size` bytes: an unreferenced stream of filler keeps the xref exact. */
 export function paddedPdf(size: number): Buffer {
@@ -64,27 +65,19 @@ export async function insertLargeDocument(dataDir: string, bytes: Buffer, fileNa
       .orderBy('id')
       .executeTakeFirstOrThrow();
     const documentId = crypto.randomUUID();
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('documents')
-        .values({
-          id: documentId,
-          entity_id: owner.id,
-          file_name: fileName,
-          type: 'Other',
-          description: 'Benchmark document padded to size',
-          date_received: new Date().toISOString().slice(0, 19).replace('T', ' '),
-          approved: 0,
-          mime_type: 'application/pdf',
-          file_size: bytes.length,
-          sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
-        })
-        .execute();
-      await trx
-        .insertInto('document_contents')
-        .values({ document_id: documentId, bytes })
-        .execute();
-    });
+    const row = {
+      id: documentId,
+      entity_id: owner.id,
+      file_name: fileName,
+      type: 'Other',
+      description: 'Benchmark document padded to size',
+      date_received: new Date().toISOString().slice(0, 19).replace('T', ' '),
+      approved: 0,
+      mime_type: 'application/pdf',
+      file_size: bytes.length,
+      sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+    };
+    await db.transaction().execute((trx) => documentsRepository(trx).insertMany([{ row, bytes }]));
     return { entityId: owner.id, documentId, fileName };
   } finally {
     await db.destroy();

@@ -277,13 +277,43 @@ const migrations: Record<string, Migration> = {
       );
     },
   },
+  '0003_document_chunks': {
+    async up(db: Kysely<unknown>) {
+      // Bytes in fixed-size pieces, so a download reads one piece at a time instead of the whole file.
+      await db.schema
+        .createTable('document_chunks')
+        .addColumn('document_id', 'text', (c) =>
+          c.notNull().references('documents.id').onDelete('cascade'),
+        )
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('bytes', 'blob', (c) => c.notNull())
+        .addPrimaryKeyConstraint('document_chunks_pk', ['document_id', 'seq'])
+        .execute();
+      // The chunk size is frozen here as it was when this migration was written.
+      await sql`insert into document_chunks (document_id, seq, bytes)
+        with recursive pieces (document_id, seq, size) as (
+          select document_id, 0, length(bytes) from document_contents
+          union all
+          select document_id, seq + 1, size from pieces where (seq + 1) * 196608 < size
+        )
+        -- substr() of an empty blob is null.
+        select pieces.document_id, pieces.seq, coalesce(substr(document_contents.bytes, pieces.seq * 196608 + 1, 196608), x'')
+        from pieces join document_contents using (document_id)`.execute(db);
+      await db.schema.dropTable('document_contents').execute();
+    },
+  },
 };
 
-const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};
 
 /** Brings the database to the newest schema; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider: migrationProvider,
+  }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     const cause = error instanceof Error ? error.message : JSON.stringify(error);

@@ -82,9 +82,10 @@ export interface DocumentTable {
   sha256: string;
 }
 
-/** Bytes apart from metadata so that listing documents never reads them. */
-export interface DocumentContentTable {
+/** Bytes apart from metadata, so that listing documents never reads them, in pieces numbered from 0. */
+export interface DocumentChunkTable {
   document_id: string;
+  seq: number;
   bytes: Buffer;
 }
 
@@ -145,7 +146,7 @@ export interface Database {
   entity_links: EntityLinkTable;
   verifications: VerificationTable;
   documents: DocumentTable;
-  document_contents: DocumentContentTable;
+  document_chunks: DocumentChunkTable;
   accounts: AccountTable;
   sessions: SessionTable;
   idempotency_keys: IdempotencyKeyTable;

@@ -1,9 +1,29 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { DocumentRow } from '../db/schema.ts';
+import type { DocumentChunkTable, DocumentRow } from '../db/schema.ts';
+
+/** Bytes per stored piece of a document: a multiple of 3, so each piece's base64 has no padding but the last. */
+export const DOCUMENT_CHUNK_BYTES = 3 * 64 * 1024;
 
 export interface NewDocument {
   row: DocumentRow;
   bytes: Buffer;
+}
+
+/** The rows that store a document's bytes; views into `bytes`, not copies. */
+export function chunkRowsOf(documentId: string, bytes: Buffer): DocumentChunkTable[] {
+  const rows: DocumentChunkTable[] = [];
+  let seq = 0;
+  do {
+    const offset = seq * DOCUMENT_CHUNK_BYTES;
+    rows.push({
+      document_id: documentId,
+      seq,
+      bytes: bytes.subarray(offset, offset + DOCUMENT_CHUNK_BYTES),
+    });
+    seq += 1;
+  } while (seq * DOCUMENT_CHUNK_BYTES < bytes.length);
+  return rows;
 }
 
 /** The only place with SQL for supporting documents and their bytes. */
@@ -21,14 +41,35 @@ export function documentsRepository(db: Db) {
         .execute();
     },
 
-    findWithContent(id: string): Promise<(DocumentRow & { bytes: Buffer }) | undefined> {
+    /** A document's metadata with the number of its stored pieces and their total length (read without the bytes). */
+    findStored(
+      id: string,
+    ): Promise<(DocumentRow & { chunkCount: number; storedBytes: number }) | undefined> {
       return db
         .selectFrom('documents')
-        .innerJoin('document_contents', 'document_contents.document_id', 'documents.id')
         .selectAll('documents')
-        .select('document_contents.bytes')
+        .select([
+          sql<number>`(select count(*) from document_chunks where document_id = documents.id)`.as(
+            'chunkCount',
+          ),
+          // length() of a blob is read from the record header, without loading the blob.
+          sql<number>`(select coalesce(sum(length(bytes)), 0) from document_chunks where document_id = documents.id)`.as(
+            'storedBytes',
+          ),
+        ])
         .where('documents.id', '=', id)
         .executeTakeFirst();
+    },
+
+    /** One stored piece of a document's bytes, or undefined if there is no such piece. */
+    async chunk(documentId: string, seq: number): Promise<Buffer | undefined> {
+      const row = await db
+        .selectFrom('document_chunks')
+        .select('bytes')
+        .where('document_id', '=', documentId)
+        .where('seq', '=', seq)
+        .executeTakeFirst();
+      return row?.bytes;
     },
 
     /** Inserts metadata and bytes; the caller runs it inside its transaction. */
@@ -38,12 +79,12 @@ export function documentsRepository(db: Db) {
         .insertInto('documents')
         .values(documents.map((document) => document.row))
         .execute();
-      await db
-        .insertInto('document_contents')
-        .values(
-          documents.map((document) => ({ document_id: document.row.id, bytes: document.bytes })),
-        )
-        .execute();
+      for (const document of documents) {
+        // One statement per piece keeps each bound parameter small.
+        for (const row of chunkRowsOf(document.row.id, document.bytes)) {
+          await db.insertInto('document_chunks').values(row).execute();
+        }
+      }
     },
   };
 }

@@ -59,12 +59,13 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       errors: [404],
     },
     async ({ params, reply }) => {
-      const document = await documents.findWithContent(params.id);
+      const document = await documents.findStored(params.id);
       if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
-      const { stream, contentLength } = documentEnvelopeStream(
-        documentDetailFieldsOf(document),
-        document.bytes,
-      );
+      const { stream, contentLength } = documentEnvelopeStream(documentDetailFieldsOf(document), {
+        length: document.storedBytes,
+        chunkCount: document.chunkCount,
+        chunk: (seq) => documents.chunk(document.id, seq),
+      });
       await reply
         .code(200)
         .type('application/json; charset=utf-8')

@@ -87,7 +87,7 @@ async function main() {
       links: 0,
       verifications: 0,
       documents: 0,
-      documentContents: 0,
+      documentChunks: 0,
     };
     const personsBefore = (entityCount: number) =>
       Math.floor((entityCount * options.persons) / options.entities);
@@ -112,7 +112,7 @@ async function main() {
       [
         `Done in ${seconds} s: ${String(total)} rows written`,
         `  entities ${String(written.entities)} (legal entities ${String(written.legalEntities)}, natural persons ${String(written.naturalPersons)})`,
-        `  links ${String(written.links)}, verifications ${String(written.verifications)}, documents ${String(written.documents)} (+ ${String(written.documentContents)} contents)`,
+        `  links ${String(written.links)}, verifications ${String(written.verifications)}, documents ${String(written.documents)} (${String(written.documentChunks)} stored pieces)`,
         `Peak RSS: ${megabytes(process.resourceUsage().maxRSS * 1024)}`,
         '',
       ].join('\n'),

@@ -10,6 +10,7 @@ import { verifyPassword } from '../auth/secrets.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadConfig } from '../env.ts';
 import type { AppServices } from '../services.ts';
+import { storedDocumentBytes } from '../testing/fixtures.ts';
 import { ensureDemoData } from './demo.ts';
 
 const NOW = new Date('2026-03-15T12:00:00.000Z');
@@ -40,7 +41,7 @@ async function tableCounts(db: Db) {
     'entity_links',
     'verifications',
     'documents',
-    'document_contents',
+    'document_chunks',
     'accounts',
   ] as const;
   const counts: Record<string, number> = {};
@@ -273,10 +274,9 @@ describe('ensureDemoData on an empty database', () => {
   it('stores real PDF and PNG files of every document type, with matching size and SHA-256', async () => {
     const documents = await services.db
       .selectFrom('documents')
-      .innerJoin('document_contents', 'document_contents.document_id', 'documents.id')
       .innerJoin('entities', 'entities.id', 'documents.entity_id')
       .selectAll('documents')
-      .select(['document_contents.bytes', 'entities.kind'])
+      .select('entities.kind')
       .execute();
     const counts = await tableCounts(services.db);
     expect(documents).toHaveLength(counts.documents ?? -1);
@@ -293,7 +293,7 @@ describe('ensureDemoData on an empty database', () => {
     expect(documents.some((document) => document.approved === 1)).toBe(true);
     expect(documents.some((document) => document.approved === 0)).toBe(true);
     for (const document of documents) {
-      const bytes = Buffer.from(document.bytes);
+      const bytes = await storedDocumentBytes(services.db, document.id);
       expect(document.file_size).toBe(bytes.length);
       expect(document.sha256).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
       expect(document.date_received).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -319,14 +319,14 @@ describe('ensureDemoData on an empty database', () => {
   it('puts the company name of a certificate into its PDF text', async () => {
     const certificate = await services.db
       .selectFrom('documents')
-      .innerJoin('document_contents', 'document_contents.document_id', 'documents.id')
       .innerJoin('legal_entities', 'legal_entities.entity_id', 'documents.entity_id')
-      .select(['document_contents.bytes', 'legal_entities.company_name'])
+      .select(['documents.id', 'legal_entities.company_name'])
       .where('documents.type', '=', 'Certificate of Incorporation')
       .where('documents.mime_type', '=', 'application/pdf')
       .where('legal_entities.country', '=', 'GB')
       .executeTakeFirstOrThrow();
-    expect(Buffer.from(certificate.bytes).toString('latin1')).toContain(
+    const bytes = await storedDocumentBytes(services.db, certificate.id);
+    expect(bytes.toString('latin1')).toContain(
       certificate.company_name.replace(/[()\\]/g, (char) => `\\${char}`),
     );
   });

@@ -8,7 +8,7 @@ import {
 } from '../../src/contract/entities.ts';
 import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.ts';
 import type {
-  DocumentContentTable,
+  DocumentChunkTable,
   DocumentTable,
   EntityLinkTable,
   EntityTable,
@@ -24,6 +24,7 @@ import {
   streetAddress,
   TRADE_ACTIVITIES,
 } from './locales.ts';
+import { chunkRowsOf } from '../documents/repository.ts';
 import { buildPdf } from './pdf.ts';
 import { Raster, type Rgb } from './png.ts';
 import { createRandom, type Random } from './random.ts';
@@ -36,7 +37,7 @@ export interface SeedRows {
   links: Insertable<EntityLinkTable>[];
   verifications: Insertable<VerificationTable>[];
   documents: Insertable<DocumentTable>[];
-  documentContents: Insertable<DocumentContentTable>[];
+  documentChunks: Insertable<DocumentChunkTable>[];
 }
 
 export interface GeneratorOptions {
@@ -583,7 +584,7 @@ export function createGenerator(options: GeneratorOptions) {
       file_size: content.bytes.length,
       sha256: content.sha256,
     });
-    rows.documentContents.push({ document_id: id, bytes: content.bytes });
+    rows.documentChunks.push(...chunkRowsOf(id, content.bytes));
   }
 
   /** Mostly different types per entity; only bank statements repeat (several months) unless the count demands it. */
@@ -855,7 +856,7 @@ export function createGenerator(options: GeneratorOptions) {
         links: [],
         verifications: [],
         documents: [],
-        documentContents: [],
+        documentChunks: [],
       };
       const companies = Array.from({ length: legalEntityCount }, () => legalEntity(rows));
       const people = Array.from({ length: personCount }, (_, j) => {

@@ -42,7 +42,7 @@ export function seedRepository(db: Db) {
         ['entity_links', rows.links],
         ['verifications', rows.verifications],
         ['documents', rows.documents],
-        ['document_contents', rows.documentContents],
+        ['document_chunks', rows.documentChunks],
       ] as const;
       let written = 0;
       for (const [table, values] of tables) {

@@ -145,3 +145,14 @@ export async function insertLegalEntity(
     return { legalEntityId, primaryContactId, directorId };
   });
 }
+
+/** A document's bytes as stored: its pieces in order, joined. */
+export async function storedDocumentBytes(executor: Executor, documentId: string): Promise<Buffer> {
+  const pieces = await executor
+    .selectFrom('document_chunks')
+    .select('bytes')
+    .where('document_id', '=', documentId)
+    .orderBy('seq')
+    .execute();
+  return Buffer.concat(pieces.map((piece) => piece.bytes));
+}
