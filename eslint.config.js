@@ -4,7 +4,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '*.cjs'] },
+  {
+    ignores: [
+      'dist',
+      'dist-server',
+      'node_modules',
+      'data',
+      'test-results',
+      'playwright-report',
+      '*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

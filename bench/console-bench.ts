@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -101,10 +100,6 @@ async function measureJavaScript(
 }
 
 export async function runConsoleBench(fixture: BenchFixture, quick: boolean) {
-  process.stdout.write('Console benchmark: building the console (vite build)\n');
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
   const pdfMb = 25;
   const fileName = `bench-${String(pdfMb)}mb.pdf`;
   const largeDocument = await insertLargeDocument(

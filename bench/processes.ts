@@ -92,7 +92,8 @@ export async function startKycServer(dataDir: string, extraEnv: Record<string, s
   const baseUrl = `http://127.0.0.1:${String(port)}`;
   const server = await startProcess(
     process.execPath,
-    [...tsxLoader, 'server/main.ts'],
+    // As `npm start` runs it: the bundle from `npm run build`.
+    ['--enable-source-maps', 'dist-server/main.mjs'],
     { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
     `${baseUrl}/healthz`,
   );

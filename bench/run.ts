@@ -60,6 +60,9 @@ async function main() {
   };
   process.stdout.write(`Machine: ${JSON.stringify(record.machine)}\n`);
 
+  // Both parts measure what `npm start` serves: the built console and the bundled server.
+  process.stdout.write('Building the console and the server (npm run build)\n');
+  execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
   const { fixture, seed } = await buildFixture(quick);
   record.seed = seed;
   try {

@@ -60,7 +60,8 @@ export async function startServerProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string; demo?: KycServer['demo'] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-e2e-'));
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+  // The server as `npm start` runs it: the bundle from `npm run build`.
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.mjs'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
