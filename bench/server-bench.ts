@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/entities/test-payloads.ts';
+import { createRandom } from '../server/seed/random.ts';
 import { paddedPdf } from './large-pdf.ts';
 import {
   binPath,
@@ -38,6 +39,8 @@ export interface ScenarioResult {
 interface Scenario {
   name: string;
   url: string;
+  /** The path of each next request, for scenarios that must not repeat one (cache misses). */
+  nextPath?: () => string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
@@ -55,6 +58,7 @@ function percentile(sorted: number[], fraction: number): number {
 /** One autocannon run; latencies come from every response, so p95 is exact rather than bucketed. */
 async function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
   const connections = scenario.connections ?? 10;
+  const nextPath = scenario.nextPath;
   if (scenario.pid) resetPeakRss(scenario.pid);
   const loadAverage = os.loadavg().map((value) => round(value, 2));
   const latencies: number[] = [];
@@ -65,6 +69,15 @@ async function measure(scenario: Scenario, seconds: number): Promise<ScenarioRes
     ...(scenario.body === undefined ? {} : { body: scenario.body }),
     connections,
     duration: seconds,
+    ...(nextPath === undefined
+      ? {}
+      : {
+          requests: [
+            {
+              setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }),
+            },
+          ],
+        }),
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (error: unknown, finished) => {
@@ -196,6 +209,37 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
     ).data.supportingDocuments[0]?.documentId;
     if (!documentId) throw new Error('the created legal entity has no document');
 
+    // Cache misses: 1,000 distinct pages and fragments, cycled; the response cache keeps 200, least recently used.
+    const random = createRandom(20_261_122);
+    const pageCount = Math.floor(count / 100);
+    const missPages = random.sample(
+      Array.from({ length: pageCount }, (_, page) => page * 100),
+      Math.min(1_000, pageCount),
+    );
+    const names: string[] = [];
+    for (const start of random.sample(missPages, 10)) {
+      const page = (
+        await getJson(
+          `${api}/entities?type=legal-entities&limit=100&start=${String(start)}`,
+          fixture.apiKey,
+        )
+      ).data as LegalEntityLike[];
+      for (const entity of page)
+        if (entity.corporateInformation) names.push(entity.corporateInformation.companyName);
+    }
+    // Parts of names as a reviewer types them: 3 to 8 characters from anywhere in the name.
+    const missFragments = new Set<string>();
+    for (let attempt = 0; missFragments.size < 1_000 && attempt < 100_000; attempt++) {
+      const name = random.pick(names);
+      const from = random.int(0, Math.max(0, name.length - 3));
+      missFragments.add(name.slice(from, from + random.int(3, 8)));
+    }
+    const cycle = (paths: string[]) => {
+      let next = 0;
+      return () => paths[next++ % paths.length] ?? '';
+    };
+    const apiPath = new URL(api).pathname;
+
     const bodyFile = path.join(workDir, 'first-page.json');
     fs.writeFileSync(bodyFile, firstPage.text);
     const limitPort = await freePort();
@@ -239,6 +283,18 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
         pid,
       },
       {
+        name: 'list, a different page each time (cache miss)',
+        url: firstPageUrl,
+        nextPath: cycle(
+          missPages.map(
+            (start) =>
+              `${apiPath}/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String(start)}`,
+          ),
+        ),
+        headers: auth,
+        pid,
+      },
+      {
         name: 'legal entity by id',
         url: `${api}/entities/legal-entities/${target.id}`,
         headers: auth,
@@ -254,6 +310,20 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
         name: 'search companyName="gmbh" (common)',
         url: `${api}/entities/legal-entities?companyName=gmbh`,
         headers: auth,
+        pid,
+      },
+      {
+        name: 'search companyName, a different fragment each time (cache miss)',
+        url: firstPageUrl,
+        nextPath: cycle(
+          [...missFragments].map(
+            (fragment) =>
+              `${apiPath}/entities/legal-entities?companyName=${encodeURIComponent(fragment)}`,
+          ),
+        ),
+        headers: auth,
+        // One reviewer typing: latency without other requests queued ahead on the event loop.
+        connections: 1,
         pid,
       },
       {
