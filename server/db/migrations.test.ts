@@ -5,7 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { storedDocumentBytes } from '../testing/fixtures.ts';
+import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
 import { migrateToLatest, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -65,6 +65,45 @@ describe('0003_document_chunks', () => {
         db,
       );
       expect(tables.rows).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('0004_legal_entity_search_order', () => {
+  it('copies the creation time into legal entities, keeps copying it, and searches in that index', async () => {
+    const sqlite = new SQLite(path.join(dataDir, 'order.sqlite'));
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0003_document_chunks')).error).toBeUndefined();
+      const before = await insertLegalEntity(db, {
+        entity: { created_at: '2024-01-02T03:04:05.000Z' },
+      });
+
+      await migrateToLatest(db as unknown as Kysely<unknown>);
+      const after = await insertLegalEntity(db, {
+        entity: { created_at: '2025-06-07T08:09:10.000Z' },
+      });
+
+      const rows = await db
+        .selectFrom('legal_entities')
+        .select(['entity_id', 'created_at'])
+        .orderBy('created_at')
+        .execute();
+      expect(rows).toEqual([
+        { entity_id: before.legalEntityId, created_at: '2024-01-02T03:04:05.000Z' },
+        { entity_id: after.legalEntityId, created_at: '2025-06-07T08:09:10.000Z' },
+      ]);
+      const plan = await sql<{
+        detail: string;
+      }>`explain query plan select entity_id from legal_entities where lower(company_name) like '%x%' order by created_at, entity_id limit 500`.execute(
+        db,
+      );
+      expect(plan.rows.map((row) => row.detail)).toEqual([
+        'SCAN legal_entities USING COVERING INDEX legal_entities_search_order',
+      ]);
     } finally {
       await db.destroy();
     }

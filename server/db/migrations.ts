@@ -302,6 +302,23 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('document_contents').execute();
     },
   },
+  '0004_legal_entity_search_order': {
+    async up(db: Kysely<unknown>) {
+      // Search answers oldest first: with the creation time beside the name, one index walk in that
+      // order tests the name without a lookup into entities per row.
+      await sql`alter table legal_entities add column created_at text`.execute(db);
+      await sql`update legal_entities set created_at = (select created_at from entities where entities.id = legal_entities.entity_id)`.execute(
+        db,
+      );
+      await sql`create index legal_entities_search_order on legal_entities (created_at, entity_id, company_name)`.execute(
+        db,
+      );
+      // Every writer (API, seed, fixtures) inserts the entity first; the copy is made here, once.
+      await sql`create trigger legal_entities_created_at after insert on legal_entities begin
+        update legal_entities set created_at = (select created_at from entities where entities.id = new.entity_id) where rowid = new.rowid;
+      end`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

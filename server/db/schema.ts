@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Columns shared by every entity, natural person or legal entity. */
 export interface EntityTable {
@@ -31,6 +31,8 @@ export interface LegalEntityTable {
   state_province: string;
   country: string;
   postal_code: string;
+  /** entities.created_at, copied by a trigger on insert, for the search order. */
+  created_at: Generated<string>;
 }
 
 export interface NaturalPersonTable {
