@@ -105,13 +105,7 @@ export function createDocumentFetcher({
       }
       if (result.kind === 'unauthorized') throw errorFromResponse(401, undefined);
       if (result.kind === 'failed') throw new ApiError(result.status, result.message);
-      return {
-        detail: result.detail,
-        file: {
-          blob: new Blob([result.buffer], { type: result.mimeType }),
-          mimeType: result.mimeType,
-        },
-      };
+      return { detail: result.detail, file: { blob: result.blob, mimeType: result.mimeType } };
     },
     dispose() {
       worker?.terminate();

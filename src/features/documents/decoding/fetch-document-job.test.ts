@@ -36,7 +36,8 @@ test('fetches with the Bearer token, reports progress and answers bytes plus met
   expect(seenAuthorization).toBe('Bearer tok');
   expect(result.id).toBe(4);
   expect(result.mimeType).toBe('application/pdf');
-  expect(new TextDecoder().decode(result.buffer)).toBe(PDF);
+  expect(await result.blob.text()).toBe(PDF);
+  expect(result.blob.type).toBe('application/pdf');
   expect(result.detail).toEqual(omitFile(detail));
   expect('file' in result.detail).toBe(false);
   expect(progress.length).toBeGreaterThan(0);

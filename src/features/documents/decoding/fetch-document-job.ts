@@ -10,7 +10,7 @@ export interface FetchDocumentRequest {
   token: string | null;
 }
 
-/** The detail without its base64: the bytes travel separately, as a transferred buffer. */
+/** The detail without its base64: the bytes travel separately, as a Blob made in the worker. */
 export type DocumentDetailWithoutFile = Omit<DocumentDetail, 'file'>;
 
 export type FetchDocumentResult =
@@ -18,7 +18,8 @@ export type FetchDocumentResult =
       id: number;
       kind: 'done';
       detail: DocumentDetailWithoutFile;
-      buffer: ArrayBuffer;
+      /** Made here, off the main thread: posting a Blob passes a handle, not its bytes. */
+      blob: Blob;
       mimeType: string;
     }
   | { id: number; kind: 'unauthorized' }
@@ -66,13 +67,9 @@ export async function runFetchDocumentJob(
     if (!parsed.success) return { id, kind: 'failed', status: 0, message: UNREADABLE };
     const { file, ...detail } = parsed.data.data;
     const bytes = decodeBase64(file);
-    return {
-      id,
-      kind: 'done',
-      detail,
-      buffer: bytes.buffer,
-      mimeType: resolveMimeType(detail.mimeType, bytes),
-    };
+    const mimeType = resolveMimeType(detail.mimeType, bytes);
+    // The Blob copies the bytes here, in the worker; the main thread never touches them.
+    return { id, kind: 'done', detail, blob: new Blob([bytes], { type: mimeType }), mimeType };
   } catch (error) {
     const message = error instanceof Error ? error.message : 'The document could not be decoded.';
     return { id, kind: 'failed', status: 0, message };

@@ -7,7 +7,7 @@ scope.onmessage = (event: MessageEvent<FetchDocumentRequest>) => {
   void runFetchDocumentJob(event.data, (loaded, total) => {
     scope.postMessage({ id, kind: 'progress', loaded, total });
   }).then((result) => {
-    // Transferring the buffer hands the bytes over without a copy.
-    scope.postMessage(result, result.kind === 'done' ? [result.buffer] : []);
+    // A Blob is cloned by reference: the main thread gets a handle to the bytes, not a copy.
+    scope.postMessage(result);
   });
 };
