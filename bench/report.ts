@@ -33,6 +33,13 @@ interface Recorded {
       fileMb: number;
       clickToPreviewMs: { first: number; median: number };
       longestTaskMs: number;
+      longestTaskFirstOpenMs: number;
+      tracedOverTwentyMore: {
+        longestWallMs: number;
+        thatTaskCpuMs: number;
+        longestCpuMs: number;
+        over100msWall: number;
+      };
       heapMb: { afterFirstOpen: number; afterTwentyMore: number };
       liveObjectUrls: { before: number; after: number };
     };
@@ -84,7 +91,8 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
     lines.push(
       `| navigation to 100 rendered rows | median ${String(listToHundredRowsMs.median)} ms (${listToHundredRowsMs.runs.join(', ')}) |`,
       `| ${String(viewer.fileMb)} MB PDF: click to visible preview | first ${String(viewer.clickToPreviewMs.first)} ms, median ${String(viewer.clickToPreviewMs.median)} ms |`,
-      `| longest main-thread task while opening | ${String(viewer.longestTaskMs)} ms |`,
+      `| longest main-thread task while opening (longtask observer, wall) | ${String(viewer.longestTaskMs)} ms over 21 opens, ${String(viewer.longestTaskFirstOpenMs)} ms on the first |`,
+      `| main thread in a trace of open/close cycles 2–21 | longest ${String(viewer.tracedOverTwentyMore.longestWallMs)} ms wall (${String(viewer.tracedOverTwentyMore.thatTaskCpuMs)} ms CPU); longest CPU ${String(viewer.tracedOverTwentyMore.longestCpuMs)} ms; ${String(viewer.tracedOverTwentyMore.over100msWall)} tasks over 100 ms wall |`,
       `| JS heap after 1 vs 21 opens (after GC) | ${String(viewer.heapMb.afterFirstOpen)} MB → ${String(viewer.heapMb.afterTwentyMore)} MB |`,
       `| live object URLs (main thread) | ${String(viewer.liveObjectUrls.before)} → ${String(viewer.liveObjectUrls.after)} |`,
       '',
