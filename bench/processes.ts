@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { BUILT_SERVER_ARGS } from '../server/launch.ts';
 
 const tsxLoader = ['--import', 'tsx'];
 
@@ -92,8 +93,7 @@ export async function startKycServer(dataDir: string, extraEnv: Record<string, s
   const baseUrl = `http://127.0.0.1:${String(port)}`;
   const server = await startProcess(
     process.execPath,
-    // As `npm start` runs it: the bundle from `npm run build`.
-    ['--enable-source-maps', 'dist-server/main.mjs'],
+    [...BUILT_SERVER_ARGS],
     { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
     `${baseUrl}/healthz`,
   );

@@ -5,6 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
+import { BUILT_SERVER_ARGS } from '../server/launch.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -60,8 +61,7 @@ export async function startServerProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; baseUrl: string; dataDir: string; demo?: KycServer['demo'] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-e2e-'));
-  // The server as `npm start` runs it: the bundle from `npm run build`.
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.mjs'], {
+  const child = spawn(process.execPath, [...BUILT_SERVER_ARGS], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

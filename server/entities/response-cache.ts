@@ -7,7 +7,8 @@ export interface ResponseCacheLimits {
   bytes: number;
 }
 
-const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 50 * 1024 * 1024 };
+// 20 MB holds about 135 full list pages (148 KB each with both flags); more only raises peak memory.
+const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1024 };
 
 /**
  * Serialised success envelopes of read routes, valid until the database changes. The version is
