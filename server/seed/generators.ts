@@ -16,6 +16,7 @@ import type {
   NaturalPersonTable,
   VerificationTable,
 } from '../db/schema.ts';
+import { chunkRowsOf } from '../documents/repository.ts';
 import {
   COMPANY_WORDS,
   COUNTRIES,
@@ -24,7 +25,6 @@ import {
   streetAddress,
   TRADE_ACTIVITIES,
 } from './locales.ts';
-import { chunkRowsOf } from '../documents/repository.ts';
 import { buildPdf } from './pdf.ts';
 import { Raster, type Rgb } from './png.ts';
 import { createRandom, type Random } from './random.ts';
