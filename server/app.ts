@@ -48,7 +48,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
           : loggerOptionsOf(config.logLevel),
     bodyLimit: 1024 * 1024,
     ...serverLimitOptions,
-    trustProxy: false,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   installErrorHandling(app);
   installSecurityHeaders(app);

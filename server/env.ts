@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -27,6 +28,20 @@ function isExactOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** proxy-addr's names for whole address ranges, as Fastify's `trustProxy` understands them. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IPv4/IPv6 address, a CIDR range of one, or one of proxy-addr's range names. */
+function isProxyAddress(value: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = net.isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
 
 const envSchema = z.object({
@@ -80,6 +95,19 @@ const envSchema = z.object({
       (origins) => origins.every(isExactOrigin),
       'CORS_ORIGINS must be a comma-separated list of origins such as https://console.example.com (scheme, host and optional port; no path, no *).',
     ),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .refine(
+      (entries) => entries.every(isProxyAddress),
+      'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.5,192.168.0.0/16 (or loopback, linklocal, uniquelocal).',
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -97,6 +125,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** Browser origins allowed to call the API cross-origin; empty means no CORS at all. */
   corsOrigins: string[];
+  /** Reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's. */
+  trustProxy: string[];
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -134,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
     staticDir: path.resolve('dist'),
   };
 }

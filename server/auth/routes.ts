@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
@@ -9,7 +10,8 @@ import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { accountsRepository } from './accounts-repository.ts';
 import { bearerTokenOf } from './authenticate.ts';
-import { signInThrottle } from './rate-limit.ts';
+import { deviceCookieSecret, deviceNonceOf, setDeviceCookie } from './device-cookie.ts';
+import { signInLimiter } from './sign-in-limiter.ts';
 import { generatePassword, hashPassword, verifyPassword } from './secrets.ts';
 import { issueToken, verifyToken } from './tokens.ts';
 
@@ -21,12 +23,14 @@ const INVALID_CREDENTIALS = 'The username or password is incorrect, or the accou
 /** POST /api/gettoken and GET /api/tokenvalid; both answer bare objects, errors as the envelope. */
 export function registerAuthRoutes(app: FastifyInstance, services: AppServices): void {
   const accounts = accountsRepository(services.db);
-  const throttle = signInThrottle(services.now);
+  const limiter = signInLimiter(services.db, services.now);
   // Unknown users are checked against this hash so they take as long as known ones.
   const unknownUserHash = hashPassword(generatePassword());
 
   // A scope of its own, so these hooks run for the sign-in route only.
-  void app.register((scope, _options, scopeReady) => {
+  void app.register(async (scope) => {
+    // Only the sign-in route reads cookies: the device cookie (docs/security.md).
+    await scope.register(cookie, { secret: deviceCookieSecret(services.signingKey) });
     // Before the body is parsed, so a JSON body is refused as 415 rather than read.
     scope.addHook('onRequest', (request, _reply, done) => {
       done(unsupportedMediaTypeOf(request));
@@ -46,7 +50,9 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
           'Form fields `Username` and `Password` (lower-case names accepted too), sent as ' +
           '`multipart/form-data` or `application/x-www-form-urlencoded`. The JWT (HS256) is valid ' +
           'for TOKEN_TTL_SECONDS (default 1200). Failed sign-ins are limited per username and per ' +
-          'client address; over the limit the answer is 429 with `Retry-After`.',
+          'client address, and apart from these for a browser that has signed in to the account ' +
+          'before (it holds a signed device cookie, set here); over a limit the answer is 429 ' +
+          'with `Retry-After`.',
         tag: 'Authentication',
         auth: 'none',
         body: credentialsSchema,
@@ -56,7 +62,11 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
         errors: [400, 401, 415, 429],
       },
       async ({ body, request, reply }) => {
-        const start = throttle.begin(body.Username, request.ip);
+        const start = await limiter.begin({
+          username: body.Username,
+          address: request.ip,
+          deviceNonce: deviceNonceOf(request, body.Username),
+        });
         if (!start.allowed) {
           throw new ApiError(
             429,
@@ -71,14 +81,15 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
           account?.password_hash ?? (await unknownUserHash),
         );
         if (!account || account.disabled || !passwordMatches) {
+          await limiter.failed(start.attemptId);
           throw new ApiError(401, INVALID_CREDENTIALS);
         }
-        throttle.succeeded(start.attempt);
+        await limiter.succeeded(start.attemptId);
+        setDeviceCookie(reply, account.username);
         reply.header('Cache-Control', 'no-store');
         return issueToken(services, account);
       },
     );
-    scopeReady();
   });
 
   defineRoute(

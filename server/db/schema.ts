@@ -141,6 +141,17 @@ export interface ClientUpdateRequestTable {
   sent_at: string | null;
 }
 
+/**
+ * One row per limit an attempt counts against (account, address or device). `pending` while the
+ * password is being checked: it holds a place under the limit but is not a failure.
+ */
+export interface SignInAttemptTable {
+  attempt_id: string;
+  limit_key: string;
+  at_ms: number;
+  state: 'pending' | 'failed';
+}
+
 export interface Database {
   entities: EntityTable;
   legal_entities: LegalEntityTable;
@@ -155,6 +166,7 @@ export interface Database {
   client_update_configs: ClientUpdateConfigTable;
   client_update_requests: ClientUpdateRequestTable;
   app_settings: { key: string; value: string };
+  sign_in_attempts: SignInAttemptTable;
 }
 
 export type EntityRow = Selectable<EntityTable>;

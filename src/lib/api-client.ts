@@ -116,7 +116,9 @@ async function readResponse<T>(response: Response, options: ApiRequestOptions<T>
   } catch {
     json = undefined;
   }
-  if (!response.ok) throw errorFromResponse(response.status, json);
+  if (!response.ok) {
+    throw errorFromResponse(response.status, json, response.headers.get('Retry-After'));
+  }
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) {
     throw new ApiError(0, 'The server answered in a form this console does not understand.');
@@ -124,15 +126,32 @@ async function readResponse<T>(response: Response, options: ApiRequestOptions<T>
   return parsed.data;
 }
 
-/** The ApiError for a failed response: the envelope's message, else one for its status. */
-export function errorFromResponse(status: number, json: unknown): ApiError {
+/**
+ * The ApiError for a failed response: the envelope's message, else one for its status; a 429
+ * says in words how long to wait, whatever the service's own wording.
+ */
+export function errorFromResponse(
+  status: number,
+  json: unknown,
+  retryAfter: string | null = null,
+): ApiError {
   const envelope = errorEnvelopeSchema.safeParse(json);
   const message = envelope.success && envelope.data.message ? envelope.data.message : undefined;
   return new ApiError(
     status,
-    message ?? STATUS_MESSAGES[status] ?? `The server answered ${status}.`,
+    (status === 429 ? (tooManyAttemptsMessage(retryAfter) ?? message) : message) ??
+      STATUS_MESSAGES[status] ??
+      `The server answered ${status}.`,
     envelope.success ? (envelope.data.errors ?? []) : [],
   );
+}
+
+/** "Try again in N minutes." from a Retry-After of seconds; undefined when it gives none. */
+function tooManyAttemptsMessage(retryAfter: string | null): string | undefined {
+  const seconds = Number(retryAfter);
+  if (retryAfter === null || !/^\d+$/.test(retryAfter.trim()) || seconds <= 0) return undefined;
+  const minutes = Math.ceil(seconds / 60);
+  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 }
 
 /** Reads the body as text, reporting progress when asked (large documents). */

@@ -64,7 +64,12 @@ export function envelope<T>(data: T, code = 200) {
   return { code, status: 'success' as const, message: '', data };
 }
 
-export function apiError(status: number, message: string, errors?: ErrorEnvelope['errors']) {
+export function apiError(
+  status: number,
+  message: string,
+  errors?: ErrorEnvelope['errors'],
+  headers?: Record<string, string>,
+) {
   const body: ErrorEnvelope = {
     code: status,
     status: 'error',
@@ -72,7 +77,7 @@ export function apiError(status: number, message: string, errors?: ErrorEnvelope
     data: [],
     ...(errors ? { errors } : {}),
   };
-  return HttpResponse.json(body, { status });
+  return HttpResponse.json(body, { status, ...(headers ? { headers } : {}) });
 }
 
 /** Token validation succeeds by default, so pages under test stay signed in. */

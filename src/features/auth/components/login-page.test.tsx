@@ -61,10 +61,20 @@ test('wrong credentials show the message from the server and keep the user here'
   expect(sessionStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
 });
 
-test('too many attempts show the wait the server asks for', async () => {
+test.each([
+  ['540', 'Too many attempts. Try again in 9 minutes.'],
+  ['900', 'Too many attempts. Try again in 15 minutes.'],
+  ['59', 'Too many attempts. Try again in 1 minute.'],
+  [undefined, 'Too many failed sign-ins. Try again in 540 seconds.'],
+])('a 429 with Retry-After %s says in words how long to wait', async (retryAfter, expected) => {
   server.use(
     apiHandler('POST /api/gettoken', () =>
-      apiError(429, 'Too many failed sign-ins. Try again in 540 seconds.'),
+      apiError(
+        429,
+        'Too many failed sign-ins. Try again in 540 seconds.',
+        undefined,
+        retryAfter === undefined ? undefined : { 'Retry-After': retryAfter },
+      ),
     ),
   );
   const { user } = renderLogin();
@@ -72,9 +82,7 @@ test('too many attempts show the wait the server asks for', async () => {
   await user.type(screen.getByLabelText('Password'), 'guess');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-  expect(await screen.findByRole('alert')).toHaveTextContent(
-    'Too many failed sign-ins. Try again in 540 seconds.',
-  );
+  expect(await screen.findByRole('alert')).toHaveTextContent(expected);
 });
 
 test('signing in posts the form fields, stores the token in sessionStorage and opens next', async () => {
