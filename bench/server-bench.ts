@@ -346,7 +346,7 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         body: tokenBody,
-        // The sign-in throttle counts an attempt as a failure until it succeeds: 5+ in flight per user get 429.
+        // An attempt holds a place under the per-account limit (5) while checked; more in flight wait.
         connections: 4,
         pid,
       },
