@@ -34,6 +34,31 @@ export default defineConfig({
         },
       },
       {
+        // The server tests again on PostgreSQL: one throwaway server per run (or DATABASE_URL),
+        // a database per test server (server/testing/postgres-global-setup.ts).
+        test: {
+          name: 'server-postgres',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          exclude: [
+            // SQLite's own files, pragmas and FTS5 plans; their PostgreSQL counterparts are below.
+            'server/db/migrations.test.ts',
+            'server/entities/company-name-search.test.ts',
+            'server/entities/search-fallback.test.ts',
+            // No database: configuration, helpers and the gateway in front of an upstream.
+            'server/gateway/**',
+            'server/launch.test.ts',
+            'server/http/errors.test.ts',
+            'server/documents/document-json.test.ts',
+          ],
+          env: { KYC_TEST_ENGINE: 'postgres' },
+          globalSetup: ['server/testing/postgres-global-setup.ts'],
+          globals: true,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
         // The API tests again, through a gateway whose upstream is the embedded server (docs/gateway.md).
         test: {
           name: 'server-gateway',

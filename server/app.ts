@@ -66,7 +66,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     return app;
   }
 
-  const { db } = await openDatabase(config.dataDir);
+  const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl);
   app.addHook('onClose', async () => {
     await db.destroy();
   });
@@ -86,10 +86,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.get('/healthz', async (_request, reply) => {
     try {
       await sql`select 1`.execute(db);
-      return { status: 'ok' };
+      return { status: 'ok', engine, database: 'ok' };
     } catch (error) {
       app.log.error({ err: error }, 'health check failed');
-      return reply.code(503).send(errorEnvelope(503, 'The database does not answer.'));
+      return reply
+        .code(503)
+        .send({ ...errorEnvelope(503, 'The database does not answer.'), engine, database: 'down' });
     }
   });
   registerOpenApiRoutes(app);

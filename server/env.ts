@@ -53,6 +53,7 @@ const envSchema = z.object({
     .default(8080),
   HOST: z.string().min(1, 'HOST must not be empty.').default('127.0.0.1'),
   DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty.').default('./data'),
+  DATABASE_URL: optionalUrl('DATABASE_URL', /^(postgres|postgresql)$/),
   JWT_SECRET: z
     .string()
     .min(32, 'JWT_SECRET must be at least 32 characters.')
@@ -115,6 +116,8 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL instead of the embedded SQLite file in dataDir. */
+  databaseUrl: string | undefined;
   jwtSecret: string | undefined;
   tokenTtlSeconds: number;
   smtpUrl: string | undefined;
@@ -148,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     smtpUrl: e.SMTP_URL,

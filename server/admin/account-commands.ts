@@ -2,6 +2,7 @@ import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { generateApiKey, generatePassword, hashApiKey, hashPassword } from '../auth/secrets.ts';
 import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/engine.ts';
 
 /** A mistake by the operator: the CLI prints the message as it is and exits 1. */
 export class AdminError extends Error {
@@ -42,7 +43,7 @@ export async function createAccountCommand(
     return await createAccount(db, username, name ? { displayName: name } : {});
   } catch (error) {
     // Another process created the same username between the check and the insert.
-    if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    if (isUniqueViolation(error)) {
       throw new AdminError(`An account with the username "${username}" already exists.`);
     }
     throw error;

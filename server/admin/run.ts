@@ -148,7 +148,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   let db: Db | undefined;
   try {
     const config = loadConfig(io.env);
-    db = (await openDatabase(config.dataDir)).db;
+    db = (await openDatabase(config.dataDir, config.databaseUrl)).db;
     const { result, lines } = await spec.execute(db, invocation);
     io.stdout(
       invocation.json

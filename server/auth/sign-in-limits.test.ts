@@ -314,7 +314,11 @@ describe('the limits hold across two servers on one database', () => {
   let second: TestServer;
   beforeAll(async () => {
     first = await startTestServer({ mode: 'embedded' });
-    second = await startTestServer({ mode: 'embedded', dataDir: first.dataDir });
+    second = await startTestServer({
+      mode: 'embedded',
+      dataDir: first.dataDir,
+      databaseUrl: first.databaseUrl,
+    });
   });
   afterAll(async () => {
     await second.close();

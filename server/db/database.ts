@@ -2,13 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import type { Engine } from './engine.ts';
 import { migrateToLatest } from './migrations.ts';
+import { openPostgres } from './postgres.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+/**
+ * PostgreSQL when `databaseUrl` is given, otherwise the embedded SQLite file in `dataDir`;
+ * migrated to the newest schema either way.
+ */
+export async function openDatabase(
+  dataDir: string,
+  databaseUrl?: string,
+): Promise<{ db: Db; engine: Engine }> {
+  if (databaseUrl !== undefined) return { db: await openPostgres(databaseUrl), engine: 'postgres' };
+  return { db: await openSqlite(dataDir), engine: 'sqlite' };
+}
+
 /** Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. */
-export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: SQLite.Database }> {
+async function openSqlite(dataDir: string): Promise<Db> {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
   sqlite.pragma('journal_mode = WAL');
@@ -25,7 +39,7 @@ export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: S
     dialect: new TransactionalDdlSqliteDialect({ database: withImmediateTransactions(sqlite) }),
   });
   await migrateToLatest(db as unknown as Kysely<unknown>);
-  return { db, sqlite };
+  return db;
 }
 
 /**

@@ -1,5 +1,21 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { engineOf } from './engine.ts';
+
+/**
+ * A column compared ignoring case in an index: `collate nocase` on SQLite, `lower()` on
+ * PostgreSQL (whose repositories compare `lower(column)` to match).
+ */
+function ignoringCase(db: Kysely<unknown>, column: string) {
+  return engineOf(db) === 'postgres'
+    ? sql.raw(`lower(${column})`)
+    : sql.raw(`${column} collate nocase`);
+}
+
+/** Bytes: `blob` on SQLite, `bytea` on PostgreSQL. */
+function bytesType(db: Kysely<unknown>) {
+  return engineOf(db) === 'postgres' ? 'bytea' : 'blob';
+}
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -27,7 +43,7 @@ const migrations: Record<string, Migration> = {
         .on('entities')
         .columns(['kind', 'created_at', 'id'])
         .execute();
-      await sql`create index entities_external_id on entities (external_id collate nocase)`.execute(
+      await sql`create index entities_external_id on entities (${ignoringCase(db, 'external_id')})`.execute(
         db,
       );
 
@@ -50,11 +66,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('country', 'text', (c) => c.notNull())
         .addColumn('postal_code', 'text', (c) => c.notNull().defaultTo(''))
         .execute();
-      await sql`create unique index legal_entities_registration on legal_entities (registration_number collate nocase, country)`.execute(
+      await sql`create unique index legal_entities_registration on legal_entities (${ignoringCase(db, 'registration_number')}, country)`.execute(
         db,
       );
       await sql`create index legal_entities_duns on legal_entities (duns)`.execute(db);
-      await sql`create index legal_entities_glei on legal_entities (glei collate nocase)`.execute(
+      await sql`create index legal_entities_glei on legal_entities (${ignoringCase(db, 'glei')})`.execute(
         db,
       );
       await sql`create index legal_entities_phone on legal_entities (company_phone_digits)`.execute(
@@ -78,7 +94,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('country_code', 'text')
         .addColumn('postal_code', 'text')
         .execute();
-      await sql`create index natural_persons_email on natural_persons (email collate nocase)`.execute(
+      await sql`create index natural_persons_email on natural_persons (${ignoringCase(db, 'email')})`.execute(
         db,
       );
 
@@ -152,7 +168,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('document_id', 'text', (c) =>
           c.primaryKey().references('documents.id').onDelete('cascade'),
         )
-        .addColumn('bytes', 'blob', (c) => c.notNull())
+        .addColumn('bytes', bytesType(db), (c) => c.notNull())
         .execute();
 
       await db.schema
@@ -165,7 +181,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await sql`create unique index accounts_username on accounts (username collate nocase)`.execute(
+      await sql`create unique index accounts_username on accounts (${ignoringCase(db, 'username')})`.execute(
         db,
       );
       await sql`create unique index accounts_api_key on accounts (api_key_hash) where api_key_hash is not null`.execute(
@@ -258,6 +274,14 @@ const migrations: Record<string, Migration> = {
   },
   '0002_company_name_trigram': {
     async up(db: Kysely<unknown>) {
+      if (engineOf(db) === 'postgres') {
+        // pg_trgm's GIN index serves `lower(company_name) like '%…%'` directly.
+        await sql`create extension if not exists pg_trgm`.execute(db);
+        await sql`create index legal_entities_company_name_trgm on legal_entities using gin (lower(company_name) gin_trgm_ops)`.execute(
+          db,
+        );
+        return;
+      }
       // External content over legal_entities' rowid: the index stores trigrams, not a second copy of the names.
       await sql`create virtual table legal_entities_company_name_fts using fts5(company_name, content='legal_entities', content_rowid='rowid', tokenize='trigram')`.execute(
         db,
@@ -286,10 +310,19 @@ const migrations: Record<string, Migration> = {
           c.notNull().references('documents.id').onDelete('cascade'),
         )
         .addColumn('seq', 'integer', (c) => c.notNull())
-        .addColumn('bytes', 'blob', (c) => c.notNull())
+        .addColumn('bytes', bytesType(db), (c) => c.notNull())
         .addPrimaryKeyConstraint('document_chunks_pk', ['document_id', 'seq'])
         .execute();
       // The chunk size is frozen here as it was when this migration was written.
+      if (engineOf(db) === 'postgres') {
+        await sql`insert into document_chunks (document_id, seq, bytes)
+          select document_id, seq, substring(bytes from seq * 196608 + 1 for 196608)
+          from document_contents, generate_series(0, greatest((length(bytes) - 1) / 196608, 0)) as seq`.execute(
+          db,
+        );
+        await db.schema.dropTable('document_contents').execute();
+        return;
+      }
       await sql`insert into document_chunks (document_id, seq, bytes)
         with recursive pieces (document_id, seq, size) as (
           select document_id, 0, length(bytes) from document_contents
@@ -314,6 +347,16 @@ const migrations: Record<string, Migration> = {
         db,
       );
       // Every writer (API, seed, fixtures) inserts the entity first; the copy is made here, once.
+      if (engineOf(db) === 'postgres') {
+        await sql`create function legal_entities_created_at() returns trigger language plpgsql as $$
+          begin
+            new.created_at := (select created_at from entities where entities.id = new.entity_id);
+            return new;
+          end $$`.execute(db);
+        await sql`create trigger legal_entities_created_at before insert on legal_entities
+          for each row execute function legal_entities_created_at()`.execute(db);
+        return;
+      }
       await sql`create trigger legal_entities_created_at after insert on legal_entities begin
         update legal_entities set created_at = (select created_at from entities where entities.id = new.entity_id) where rowid = new.rowid;
       end`.execute(db);
@@ -326,7 +369,7 @@ const migrations: Record<string, Migration> = {
         .createTable('sign_in_attempts')
         .addColumn('attempt_id', 'text', (c) => c.notNull())
         .addColumn('limit_key', 'text', (c) => c.notNull())
-        .addColumn('at_ms', 'integer', (c) => c.notNull())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('pending', 'failed')`))
         .addPrimaryKeyConstraint('sign_in_attempts_pk', ['attempt_id', 'limit_key'])
         .execute();
@@ -340,6 +383,34 @@ const migrations: Record<string, Migration> = {
         .on('sign_in_attempts')
         .column('at_ms')
         .execute();
+    },
+  },
+  '0007_change_counter': {
+    async up(db: Kysely<unknown>) {
+      // SQLite's PRAGMA data_version tells a reader that another connection wrote; PostgreSQL has
+      // no such thing, so every write to what entity answers show bumps this one row, in the
+      // writer's own transaction (a reader never sees the new count before the new data).
+      if (engineOf(db) !== 'postgres') return;
+      await sql`create table change_counter (id integer primary key check (id = 1), version bigint not null)`.execute(
+        db,
+      );
+      await sql`insert into change_counter (id, version) values (1, 0)`.execute(db);
+      await sql`create function bump_change_counter() returns trigger language plpgsql as $$
+          begin
+            update change_counter set version = version + 1 where id = 1;
+            return null;
+          end $$`.execute(db);
+      for (const table of [
+        'entities',
+        'legal_entities',
+        'natural_persons',
+        'entity_links',
+        'verifications',
+        'documents',
+      ]) {
+        await sql`create trigger ${sql.raw(`${table}_changed`)} after insert or update or delete or truncate on ${sql.table(table)}
+            for each statement execute function bump_change_counter()`.execute(db);
+      }
     },
   },
 };

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
 
 export interface ResponseCacheLimits {
   entries: number;
@@ -14,14 +15,27 @@ const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1
  * Serialised success envelopes of read routes, valid until the database changes. The version is
  * `PRAGMA data_version` (moves when another connection, e.g. a second server process or the admin
  * CLI, commits) with `total_changes()` (moves with this connection's own writes), so any write
- * anywhere empties the cache. Least recently used entries go first past the limits.
+ * anywhere empties the cache; on PostgreSQL, the change counter every write to these tables bumps
+ * (migration 0007), read on every request, so no instance answers from before another's write.
+ * Least recently used entries go first past the limits.
  */
 export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAULT_LIMITS) {
   const entries = new Map<string, Buffer>();
   let cachedBytes = 0;
   let cachedVersion = '';
 
-  async function databaseVersion(): Promise<string> {
+  const databaseVersion = engineOf(db) === 'postgres' ? postgresVersion : sqliteVersion;
+
+  async function postgresVersion(): Promise<string> {
+    const { rows } = await sql<{
+      version: number;
+    }>`select version from change_counter where id = 1`.execute(db);
+    const row = rows[0];
+    if (!row) throw new Error('change_counter has no row.');
+    return String(row.version);
+  }
+
+  async function sqliteVersion(): Promise<string> {
     const { rows } = await sql<{
       dataVersion: number;
       changes: number;

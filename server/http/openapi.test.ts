@@ -1,4 +1,4 @@
-import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
+import { startTestServer, testEngine, testMode, type TestServer } from '../testing/harness.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -59,5 +59,5 @@ test('the readable reference lists the same endpoints without any script', async
 test.skipIf(testMode === 'gateway')('health answers when the database does', async () => {
   const { status, body } = await server.request('/healthz', { auth: 'none' });
   expect(status).toBe(200);
-  expect(body).toEqual({ status: 'ok' });
+  expect(body).toEqual({ status: 'ok', engine: testEngine, database: 'ok' });
 });

@@ -63,7 +63,7 @@ async function main() {
   }
   const started = performance.now();
   const config = loadConfig();
-  const { db } = await openDatabase(config.dataDir);
+  const { db } = await openDatabase(config.dataDir, config.databaseUrl);
   try {
     const repository = seedRepository(db);
     const takenRegistrations = await repository.registrationKeys();

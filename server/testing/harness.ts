@@ -1,11 +1,14 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type App } from '../app.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { issueToken } from '../auth/tokens.ts';
+import type { Engine } from '../db/engine.ts';
 import { loadConfig } from '../env.ts';
+import { createTestDatabase, dropTestDatabase } from './postgres-server.ts';
 
 /**
  * `gateway`: requests go through a gateway-mode app whose upstream is the embedded server, so the
@@ -15,6 +18,23 @@ export type TestMode = 'embedded' | 'gateway';
 
 export const testMode: TestMode = process.env.KYC_TEST_MODE === 'gateway' ? 'gateway' : 'embedded';
 
+/** The database engine under test: vitest project server-postgres sets KYC_TEST_ENGINE=postgres. */
+export const testEngine: Engine =
+  process.env.KYC_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh, empty PostgreSQL database on this run's server (postgres-global-setup.ts) when the
+ * engine under test is PostgreSQL; undefined for SQLite, whose database lives in DATA_DIR.
+ */
+export async function newTestDatabaseUrl(): Promise<string | undefined> {
+  return testEngine === 'postgres' ? createTestDatabase(inject('postgresServerUrl')) : undefined;
+}
+
+/** Drops a database from newTestDatabaseUrl. */
+export async function dropTestDatabaseUrl(databaseUrl: string | undefined): Promise<void> {
+  if (databaseUrl !== undefined) await dropTestDatabase(databaseUrl);
+}
+
 export interface TestServer {
   mode: TestMode;
   /** The embedded server (the upstream in gateway mode): its services hold the database. */
@@ -22,6 +42,8 @@ export interface TestServer {
   /** Where requests go: the embedded server, or the gateway in front of it. */
   baseUrl: string;
   dataDir: string;
+  /** The PostgreSQL database when the engine under test is PostgreSQL. */
+  databaseUrl: string | undefined;
   /** A reviewer account created for the test, with its one-time password and API key. */
   account: { username: string; password: string; apiKey: string };
   /** A fresh Bearer JWT for `account`, issued directly (the sign-in route has its own tests). */
@@ -39,19 +61,32 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real server on a temporary DATA_DIR (real SQLite file) listening on a free loopback port. */
+/**
+ * A real server on a temporary DATA_DIR (a real SQLite file, or a fresh PostgreSQL database when
+ * that is the engine under test) listening on a free loopback port. Pass another server's
+ * `dataDir` and `databaseUrl` to start a second instance on the same database.
+ */
 export async function startTestServer(
   options: {
     env?: Record<string, string>;
     now?: () => Date;
     dataDir?: string;
+    databaseUrl?: string;
     mode?: TestMode;
   } = {},
 ): Promise<TestServer> {
   const mode = options.mode ?? testMode;
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-test-')));
+  const databaseUrl = options.databaseUrl ?? (await newTestDatabaseUrl());
+  const databaseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...options.env }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      ...databaseEnv,
+      ...options.env,
+    }),
     staticDir: undefined,
   };
   const app = await createApp(config, {
@@ -95,6 +130,7 @@ export async function startTestServer(
     app,
     baseUrl,
     dataDir,
+    databaseUrl,
     account,
     token,
     authHeaders,
@@ -120,6 +156,7 @@ export async function startTestServer(
       await gateway?.close();
       await app.close();
       if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+      if (!options.databaseUrl) await dropTestDatabaseUrl(databaseUrl);
     },
   };
 }

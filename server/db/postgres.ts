@@ -1,0 +1,45 @@
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+
+/** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
+const NUMERIC_OIDS = new Set([20, 1700]);
+
+/** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
+const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
+
+/**
+ * A pool to `databaseUrl`, migrated to the newest schema. Transactions begin by taking one
+ * advisory lock, so check-then-write work (duplicates, idempotency keys, sign-in limits) is
+ * serialised across every instance exactly as SQLite's single writer serialises it.
+ */
+export async function openPostgres(databaseUrl: string): Promise<Kysely<Database>> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        NUMERIC_OIDS.has(oid) && format !== 'binary'
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
+  await migrateToLatest(db as unknown as Kysely<unknown>);
+  return db;
+}
+
+class LockingPostgresDialect extends PostgresDialect {
+  override createDriver() {
+    const driver = super.createDriver();
+    const begin = driver.beginTransaction.bind(driver);
+    driver.beginTransaction = async (connection, settings) => {
+      await begin(connection, settings);
+      await connection.executeQuery(
+        CompiledQuery.raw('select pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]),
+      );
+    };
+    return driver;
+  }
+}
