@@ -4,7 +4,9 @@ import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 /** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
-const NUMERIC_OIDS = new Set([20, 1700]);
+const types = new pg.TypeOverrides();
+types.setTypeParser(pg.types.builtins.INT8, Number);
+types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
 /** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
 const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
@@ -18,12 +20,7 @@ export async function openPostgres(databaseUrl: string): Promise<Kysely<Database
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        NUMERIC_OIDS.has(oid) && format !== 'binary'
-          ? Number
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    types,
   });
   const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
   await migrateToLatest(db as unknown as Kysely<unknown>);
