@@ -73,7 +73,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const services: AppServices = {
     config,
     db,
-    signingKey: await loadSigningKey(config),
+    signingKey: await loadSigningKey(config, db),
     now: options.now ?? (() => new Date()),
   };
 
