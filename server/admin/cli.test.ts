@@ -9,7 +9,7 @@ import { tokenResponseSchema } from '../../src/contract/auth.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { hashApiKey, verifyPassword } from '../auth/secrets.ts';
 import { openDatabase } from '../db/database.ts';
-import { startTestServer } from '../testing/harness.ts';
+import { dropTestDatabaseUrl, newTestDatabaseUrl, startTestServer } from '../testing/harness.ts';
 import { runAdmin } from './run.ts';
 
 const createdSchema = z.strictObject({
@@ -29,11 +29,17 @@ const listSchema = z.strictObject({
 });
 
 let dataDir: string;
+/** The PostgreSQL database when that is the engine under test (the CLI then gets DATABASE_URL). */
+let databaseUrl: string | undefined;
+let databaseEnv: Record<string, string>;
 beforeEach(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-admin-'));
+  databaseUrl = await newTestDatabaseUrl();
+  databaseEnv = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
 });
 afterEach(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
+  await dropTestDatabaseUrl(databaseUrl);
 });
 
 /** Runs the CLI's logic in-process, capturing what it prints. */
@@ -41,7 +47,7 @@ async function admin(...argv: string[]) {
   let stdout = '';
   let stderr = '';
   const code = await runAdmin(argv, {
-    env: { DATA_DIR: dataDir },
+    env: { DATA_DIR: dataDir, ...databaseEnv },
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
   });
@@ -56,7 +62,7 @@ async function adminJson(...argv: string[]): Promise<unknown> {
 }
 
 async function storedAccount(username: string) {
-  const { db } = await openDatabase(dataDir);
+  const { db } = await openDatabase(dataDir, databaseUrl);
   try {
     const row = await accountsRepository(db).findByUsername(username);
     if (!row) throw new Error(`no stored account ${username}`);
@@ -127,7 +133,10 @@ describe('admin commands', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Password: \S{20}$/m);
     expect(result.stdout).toMatch(/^API key: +kyc_\S+$/m);
-    expect(result.stdout).toContain(dataDir);
+    // Which database it worked on, never the password a DATABASE_URL may carry.
+    expect(result.stdout).toContain(
+      databaseUrl ? `PostgreSQL database ${new URL(databaseUrl).pathname.slice(1)}` : dataDir,
+    );
   });
 
   test.each([
@@ -155,7 +164,7 @@ describe('admin commands', () => {
   test('a bad environment setting is reported by name, without a stack trace', async () => {
     let stderr = '';
     const code = await runAdmin(['account:list'], {
-      env: { DATA_DIR: dataDir, TOKEN_TTL_SECONDS: 'soon' },
+      env: { DATA_DIR: dataDir, ...databaseEnv, TOKEN_TTL_SECONDS: 'soon' },
       stdout: () => undefined,
       stderr: (text) => (stderr += text),
     });
@@ -184,7 +193,7 @@ describe('the real CLI process', () => {
     const tsx = path.resolve('node_modules/.bin/tsx');
     const run = (...argv: string[]) =>
       promisify(execFile)(tsx, ['server/admin/cli.ts', ...argv], {
-        env: { ...process.env, DATA_DIR: dataDir },
+        env: { ...process.env, DATA_DIR: dataDir, ...databaseEnv },
       });
 
     const { stdout } = await run('account:create', 'frank', '--name', 'Frank Doe', '--json');
@@ -200,7 +209,7 @@ describe('the real CLI process', () => {
       stderr: 'There is no account with the username "nobody".\n',
     });
 
-    const server = await startTestServer({ dataDir });
+    const server = await startTestServer({ dataDir, databaseUrl });
     try {
       const response = await server.request('/api/gettoken', {
         method: 'POST',

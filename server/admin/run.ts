@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
-import { loadConfig } from '../env.ts';
+import { backupSqlite, copySqliteToPostgres, restoreSqlite } from '../db/maintenance.ts';
+import { loadConfig, type Config } from '../env.ts';
 import {
   AdminError,
   createAccountCommand,
@@ -20,35 +21,53 @@ export interface AdminIo {
 
 interface Invocation {
   command: string;
-  /** Empty for commands that take none. */
-  username: string;
+  /** The one positional argument (a username, a file, a URL); empty for commands that take none. */
+  argument: string;
   displayName: string | undefined;
   json: boolean;
+}
+
+/** What a command is given: the configuration, and the database opened on first use. */
+interface CommandContext {
+  config: Config;
+  db(): Promise<Db>;
+  now(): Date;
 }
 
 interface CommandSpec {
   usage: string;
   summary: string;
-  takesUsername: boolean;
+  /** What the positional argument is, in the error that says it is missing. */
+  takes: 'a username' | 'a file name' | 'a PostgreSQL URL' | undefined;
   /** The result (printed as JSON with --json) and its lines of plain text. */
-  execute(db: Db, invocation: Invocation): Promise<{ result: object; lines: string[] }>;
+  execute(
+    context: CommandContext,
+    invocation: Invocation,
+  ): Promise<{ result: object; lines: string[] }>;
 }
 
 function command<R extends object>(spec: {
   usage: string;
   summary: string;
-  takesUsername: boolean;
-  run: (db: Db, invocation: Invocation) => Promise<R>;
+  takes: CommandSpec['takes'];
+  run: (context: CommandContext, invocation: Invocation) => Promise<R>;
   text: (result: R) => string[];
 }): CommandSpec {
   const { run, text, ...rest } = spec;
   return {
     ...rest,
-    async execute(db, invocation) {
-      const result = await run(db, invocation);
+    async execute(context, invocation) {
+      const result = await run(context, invocation);
       return { result, lines: text(result) };
     },
   };
+}
+
+/** Commands on the embedded database file; PostgreSQL has its own tools for them. */
+function requireSqlite(config: Config, postgresWay: string): void {
+  if (config.databaseUrl !== undefined) {
+    throw new AdminError(`With DATABASE_URL set, use PostgreSQL's own tools: ${postgresWay}`);
+  }
 }
 
 const ONCE = 'Shown only this once: store it safely now.';
@@ -57,8 +76,9 @@ const COMMANDS: Record<string, CommandSpec> = {
   'account:create': command({
     usage: 'account:create <username> [--name "Display Name"]',
     summary: 'Create an account; prints its password and API key once.',
-    takesUsername: true,
-    run: (db, { username, displayName }) => createAccountCommand(db, username, displayName),
+    takes: 'a username',
+    run: async (context, { argument, displayName }) =>
+      createAccountCommand(await context.db(), argument, displayName),
     text: (result: { username: string; password: string; apiKey: string }) => [
       `Created the account "${result.username}".`,
       `Password: ${result.password}`,
@@ -69,8 +89,8 @@ const COMMANDS: Record<string, CommandSpec> = {
   'account:reset-password': command({
     usage: 'account:reset-password <username>',
     summary: 'Set a new random password; tokens issued before stop working.',
-    takesUsername: true,
-    run: (db, { username }) => resetPasswordCommand(db, username),
+    takes: 'a username',
+    run: async (context, { argument }) => resetPasswordCommand(await context.db(), argument),
     text: (result: { username: string; password: string }) => [
       `New password for "${result.username}": ${result.password}`,
       `Tokens issued before stop working. ${ONCE}`,
@@ -79,8 +99,8 @@ const COMMANDS: Record<string, CommandSpec> = {
   'api-key:reset': command({
     usage: 'api-key:reset <username>',
     summary: 'Issue a new API key; the old key stops working at once.',
-    takesUsername: true,
-    run: (db, { username }) => resetApiKeyCommand(db, username),
+    takes: 'a username',
+    run: async (context, { argument }) => resetApiKeyCommand(await context.db(), argument),
     text: (result: { username: string; apiKey: string }) => [
       `New API key for "${result.username}": ${result.apiKey}`,
       `The old key no longer works. ${ONCE}`,
@@ -89,8 +109,8 @@ const COMMANDS: Record<string, CommandSpec> = {
   'account:disable': command({
     usage: 'account:disable <username>',
     summary: 'Disable an account: no sign-in, its tokens and API key stop working.',
-    takesUsername: true,
-    run: (db, { username }) => disableAccountCommand(db, username),
+    takes: 'a username',
+    run: async (context, { argument }) => disableAccountCommand(await context.db(), argument),
     text: (result: { username: string }) => [
       `Disabled the account "${result.username}": its tokens and API key no longer work.`,
     ],
@@ -98,8 +118,8 @@ const COMMANDS: Record<string, CommandSpec> = {
   'account:list': command({
     usage: 'account:list',
     summary: 'List the accounts.',
-    takesUsername: false,
-    run: (db) => listAccountsCommand(db),
+    takes: undefined,
+    run: async (context) => listAccountsCommand(await context.db()),
     text: (result: { accounts: AccountSummary[] }) =>
       result.accounts.length === 0
         ? ['No accounts yet. Create one with: npm run admin -- account:create <username>']
@@ -107,6 +127,55 @@ const COMMANDS: Record<string, CommandSpec> = {
             (account) =>
               `${account.username}\t${account.displayName}\t${account.disabled ? 'disabled' : 'active'}\t${account.createdAt}`,
           ),
+  }),
+  'db:backup': command({
+    usage: 'db:backup <file>',
+    summary: 'Write a consistent copy of the embedded database to <file>, while servers run.',
+    takes: 'a file name',
+    run: async ({ config }, { argument }) => {
+      requireSqlite(
+        config,
+        'pg_dump --format=custom --file=<file> "$DATABASE_URL" (docs/deployment.md).',
+      );
+      return { file: argument, ...(await backupSqlite(config.dataDir, argument)) };
+    },
+    text: (result: { file: string; bytes: number }) => [
+      `Backed up the database to ${result.file} (${String(result.bytes)} bytes).`,
+    ],
+  }),
+  'db:restore': command({
+    usage: 'db:restore <file>',
+    summary: 'Replace the embedded database with a backup; stop every server first.',
+    takes: 'a file name',
+    run: async ({ config, now }, { argument }) => {
+      requireSqlite(
+        config,
+        'pg_restore --clean --if-exists --dbname="$DATABASE_URL" <file> (docs/deployment.md).',
+      );
+      return { file: argument, ...restoreSqlite(config.dataDir, argument, now()) };
+    },
+    text: (result: { file: string; keptAs: string | undefined }) => [
+      `Restored the database from ${result.file}.`,
+      result.keptAs
+        ? `The database it replaced is kept as ${result.keptAs}.`
+        : 'There was no database before it.',
+    ],
+  }),
+  'db:copy-to-postgres': command({
+    usage: 'db:copy-to-postgres <postgres-url>',
+    summary: 'Copy the embedded database into a new, empty PostgreSQL database and verify it.',
+    takes: 'a PostgreSQL URL',
+    run: async ({ config }, { argument }) => {
+      if (!/^postgres(ql)?:\/\//.test(argument)) {
+        throw new AdminError('db:copy-to-postgres needs a postgres:// or postgresql:// URL.');
+      }
+      return copySqliteToPostgres(config.dataDir, argument);
+    },
+    text: (result: { tables: { table: string; rows: number }[]; documentBytes: number }) => [
+      ...result.tables.map(({ table, rows }) => `${table}: ${String(rows)} rows`),
+      `Document bytes: ${String(result.documentBytes)}, identical on both sides.`,
+      'Copied and verified: every table has the same number of rows on both sides.',
+    ],
   }),
 };
 
@@ -122,7 +191,8 @@ export function helpText(): string {
     '  --json      print exactly one JSON object',
     '  --help, -h  show this help',
     '',
-    'DATA_DIR selects the database (default ./data).',
+    'DATABASE_URL selects a PostgreSQL database; otherwise DATA_DIR selects the embedded one',
+    '(default ./data).',
   ].join('\n');
 }
 
@@ -148,12 +218,19 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
   let db: Db | undefined;
   try {
     const config = loadConfig(io.env);
-    db = (await openDatabase(config.dataDir, config.databaseUrl)).db;
-    const { result, lines } = await spec.execute(db, invocation);
+    const context: CommandContext = {
+      config,
+      async db() {
+        db ??= (await openDatabase(config.dataDir, config.databaseUrl)).db;
+        return db;
+      },
+      now: () => new Date(),
+    };
+    const { result, lines } = await spec.execute(context, invocation);
     io.stdout(
       invocation.json
         ? `${JSON.stringify(result)}\n`
-        : `${[...lines, `(database in ${config.dataDir})`].join('\n')}\n`,
+        : `${[...lines, `(${databaseLabel(config)})`].join('\n')}\n`,
     );
     return 0;
   } catch (error) {
@@ -182,7 +259,7 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
     throw new AdminError(`${detail.replace(/\.$/, '')}. Run npm run admin -- --help for usage.`);
   }
   const { values, positionals } = parsed;
-  const [command, username, ...extra] = positionals;
+  const [command, argument, ...extra] = positionals;
   if (values.help || command === undefined || command === 'help') return 'help';
   const spec = COMMANDS[command];
   if (!spec) {
@@ -190,10 +267,10 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
       `Unknown command "${command}". Run npm run admin -- --help for the commands.`,
     );
   }
-  if (spec.takesUsername && username === undefined) {
-    throw new AdminError(`${command} needs a username: npm run admin -- ${spec.usage}`);
+  if (spec.takes !== undefined && argument === undefined) {
+    throw new AdminError(`${command} needs ${spec.takes}: npm run admin -- ${spec.usage}`);
   }
-  const unexpected = spec.takesUsername ? extra : [username, ...extra].filter(Boolean);
+  const unexpected = spec.takes !== undefined ? extra : [argument, ...extra].filter(Boolean);
   if (unexpected.length > 0) {
     throw new AdminError(
       `${command} does not take "${unexpected.join(' ')}": npm run admin -- ${spec.usage}`,
@@ -204,8 +281,15 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
   }
   return {
     command,
-    username: spec.takesUsername ? (username ?? '') : '',
+    argument: spec.takes !== undefined ? (argument ?? '') : '',
     displayName: values.name,
     json: values.json ?? false,
   };
+}
+
+/** Which database a command worked on, without the password a URL may hold. */
+function databaseLabel(config: Config): string {
+  if (config.databaseUrl === undefined) return `database in ${config.dataDir}`;
+  const url = new URL(config.databaseUrl);
+  return `PostgreSQL database ${url.pathname.slice(1)} on ${url.host}`;
 }
