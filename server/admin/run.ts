@@ -31,7 +31,7 @@ interface Invocation {
 interface CommandContext {
   config: Config;
   db(): Promise<Db>;
-  now(): Date;
+  now: () => Date;
 }
 
 interface CommandSpec {
@@ -147,12 +147,12 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'db:restore <file>',
     summary: 'Replace the embedded database with a backup; stop every server first.',
     takes: 'a file name',
-    run: async ({ config, now }, { argument }) => {
+    run: ({ config, now }, { argument }) => {
       requireSqlite(
         config,
         'pg_restore --clean --if-exists --dbname="$DATABASE_URL" <file> (docs/deployment.md).',
       );
-      return { file: argument, ...restoreSqlite(config.dataDir, argument, now()) };
+      return Promise.resolve({ file: argument, ...restoreSqlite(config.dataDir, argument, now()) });
     },
     text: (result: { file: string; keptAs: string | undefined }) => [
       `Restored the database from ${result.file}.`,

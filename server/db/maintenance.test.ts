@@ -49,7 +49,7 @@ function soundness(file: string) {
   const sqlite = new SQLite(file, { readonly: true });
   try {
     return {
-      integrity: sqlite.pragma('integrity_check', { simple: true }) as unknown,
+      integrity: sqlite.pragma('integrity_check', { simple: true }),
       foreignKeyProblems: (sqlite.pragma('foreign_key_check') as unknown[]).length,
       // Every legal entity created through the API arrives with its primary contact, in one transaction.
       legalEntitiesWithoutContact: (

@@ -98,7 +98,7 @@ function assertSoundSqlite(file: string): void {
     throw new Error(`${file} is not a SQLite database.`);
   }
   try {
-    const integrity = sqlite.pragma('integrity_check', { simple: true }) as unknown;
+    const integrity = sqlite.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new Error(`${file} is damaged: ${String(integrity)}.`);
     const tables = sqlite
       .prepare("select name from sqlite_master where type = 'table' and name = 'kysely_migration'")
@@ -106,7 +106,7 @@ function assertSoundSqlite(file: string): void {
     if (tables.length === 0) throw new Error(`${file} is not a KYC Desk database.`);
   } catch (error) {
     if (error instanceof Error && error.message.startsWith(file)) throw error;
-    throw new Error(`${file} is not a KYC Desk database.`);
+    throw new Error(`${file} is not a KYC Desk database.`, { cause: error });
   } finally {
     sqlite.close();
   }
@@ -198,10 +198,7 @@ async function copyTable(source: Db, target: Db, table: TableName): Promise<numb
     const last = rows[rows.length - 1];
     if (!last) return copied;
     const values = rows.map(({ copy_rowid: _rowid, ...columns }) => columns);
-    await target
-      .insertInto(table)
-      .values(values as never)
-      .execute();
+    await target.insertInto(table).values(values).execute();
     copied += rows.length;
     afterRowid = last.copy_rowid;
   }
@@ -217,7 +214,7 @@ async function verifySameContent(source: Db, target: Db, tables: CopyReport['tab
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    if (Number(counted.n) !== rows || Number(original.n) !== rows) {
+    if (counted.n !== rows || original.n !== rows) {
       throw new Error(
         `${table}: ${String(original.n)} rows in SQLite but ${String(counted.n)} copied; nothing was kept.`,
       );
