@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
+import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
 import { openDatabase } from './database.ts';
 
 interface RunningServer {
@@ -13,9 +15,15 @@ interface RunningServer {
 }
 
 /** Starts the real entry point (`server/main.ts`) as its own process. */
-function startProcess(dataDir: string): Promise<RunningServer> {
+function startProcess(dataDir: string, databaseUrl?: string): Promise<RunningServer> {
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -42,49 +50,97 @@ function createPayload(n: number) {
   };
 }
 
-test('two server processes on one DATA_DIR start, share the writes, and leave a sound database', async () => {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-two-'));
-  const servers = await Promise.all([startProcess(dataDir), startProcess(dataDir)]);
-  try {
-    // Exactly one of them loaded the demo data; the other found it there.
-    const demoLoads = servers.filter((s) => s.output().includes('Demo data loaded')).length;
-    expect(demoLoads).toBe(1);
+test.runIf(testEngine === 'sqlite')(
+  'two server processes on one DATA_DIR start, share the writes, and leave a sound database',
+  async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-two-'));
+    const servers = await Promise.all([startProcess(dataDir), startProcess(dataDir)]);
+    try {
+      // Exactly one of them loaded the demo data; the other found it there.
+      const demoLoads = servers.filter((s) => s.output().includes('Demo data loaded')).length;
+      expect(demoLoads).toBe(1);
 
-    const { db } = await openDatabase(dataDir);
-    const { apiKey } = await createAccount(db, 'parallel');
-    const before = Number(
-      (
-        await db
-          .selectFrom('entities')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+      const { db } = await openDatabase(dataDir);
+      const { apiKey } = await createAccount(db, 'parallel');
+      const before = Number(
+        (
+          await db
+            .selectFrom('entities')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      await db.destroy();
+
+      const writes = Array.from({ length: 30 }, (_, n) => {
+        const server = servers[n % 2];
+        if (!server) throw new Error('no server');
+        return fetch(`${server.url}/api/v2/entities/legal-entities`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
+          body: JSON.stringify(createPayload(n)),
+        }).then((response) => response.status);
+      });
+      expect(await Promise.all(writes)).toEqual(Array.from({ length: 30 }, () => 201));
+
+      const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'), { readonly: true });
+      try {
+        expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(sqlite.pragma('foreign_key_check')).toEqual([]);
+        const count = sqlite.prepare('select count(*) as n from entities').get() as { n: number };
+        // Each create adds the legal entity and its primary contact.
+        expect(count.n).toBe(before + 60);
+      } finally {
+        sqlite.close();
+      }
+    } finally {
+      for (const server of servers) server.child.kill('SIGTERM');
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  180_000,
+);
+
+test('every create answered 201 survives kill -9 of the server', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-kill-'));
+  const databaseUrl = await newTestDatabaseUrl();
+  let server = await startProcess(dataDir, databaseUrl);
+  try {
+    const { db } = await openDatabase(dataDir, databaseUrl);
+    const { apiKey } = await createAccount(db, 'crash-witness');
     await db.destroy();
 
-    const writes = Array.from({ length: 30 }, (_, n) => {
-      const server = servers[n % 2];
-      if (!server) throw new Error('no server');
-      return fetch(`${server.url}/api/v2/entities/legal-entities`, {
+    const acknowledged: string[] = [];
+    const killed = new Promise<void>((resolve) => server.child.once('exit', () => resolve()));
+    const writes = Array.from({ length: 40 }, (_, n) =>
+      fetch(`${server.url}/api/v2/entities/legal-entities`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey },
-        body: JSON.stringify(createPayload(n)),
-      }).then((response) => response.status);
-    });
-    expect(await Promise.all(writes)).toEqual(Array.from({ length: 30 }, () => 201));
+        body: JSON.stringify(createPayload(1000 + n)),
+      })
+        .then(async (response) => {
+          if (response.status !== 201) return;
+          acknowledged.push(legalEntityResponseSchema.parse(await response.json()).data.id);
+          if (acknowledged.length === 10) server.child.kill('SIGKILL');
+        })
+        // Requests in flight when the process dies fail: the client never heard 201 for them.
+        .catch(() => undefined),
+    );
+    await Promise.all(writes);
+    if (acknowledged.length < 10) server.child.kill('SIGKILL');
+    await killed;
+    expect(acknowledged.length).toBeGreaterThanOrEqual(10);
 
-    const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'), { readonly: true });
-    try {
-      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-      expect(sqlite.pragma('foreign_key_check')).toEqual([]);
-      const count = sqlite.prepare('select count(*) as n from entities').get() as { n: number };
-      // Each create adds the legal entity and its primary contact.
-      expect(count.n).toBe(before + 60);
-    } finally {
-      sqlite.close();
+    server = await startProcess(dataDir, databaseUrl);
+    for (const id of acknowledged) {
+      const response = await fetch(`${server.url}/api/v2/entities/legal-entities/${id}`, {
+        headers: { 'X-API-Key': apiKey },
+      });
+      expect(response.status, id).toBe(200);
     }
   } finally {
-    for (const server of servers) server.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
     await fs.rm(dataDir, { recursive: true, force: true });
+    await dropTestDatabaseUrl(databaseUrl);
   }
 }, 180_000);
