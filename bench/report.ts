@@ -8,21 +8,54 @@ interface Row {
   loadAverage: number[];
 }
 
+interface Seed {
+  entities: number;
+  seconds: number;
+  peakRssMb: number;
+  databaseMb: number | null;
+  loadAverage: number[];
+}
+
+interface ServerPart {
+  engine?: string;
+  results: Row[];
+  instances?: Row[];
+  ratios: Record<string, number | null>;
+  serverPeakRssMb: number;
+}
+
+function seedLine(label: string, seed: Seed): string {
+  return `Seed (${label}): ${String(seed.entities)} legal entities in ${String(seed.seconds)} s, peak RSS ${String(seed.peakRssMb)} MB, database ${String(seed.databaseMb ?? '?')} MB (load ${seed.loadAverage.join(' ')})`;
+}
+
+function serverTable(title: string, part: ServerPart): string[] {
+  const lines = [
+    `### ${title}`,
+    '',
+    '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | non-2xx | load (1/5/15 min) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of [...part.results, ...(part.instances ?? [])]) {
+    lines.push(
+      `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    `Ratios: \`${JSON.stringify(part.ratios)}\`; server peak RSS ${String(part.serverPeakRssMb)} MB`,
+    '',
+  );
+  return lines;
+}
+
 interface Recorded {
   quick?: boolean;
   machine?: Record<string, unknown>;
-  seed?: {
-    entities: number;
-    seconds: number;
-    peakRssMb: number;
-    databaseMb: number;
-    loadAverage: number[];
-  };
-  server?: {
-    results: Row[];
-    ratios: Record<string, number | null>;
-    serverPeakRssMb: number;
-  };
+  seed?: Seed;
+  seedPostgres?: Seed;
+  server?: ServerPart;
+  serverPostgres?: ServerPart;
+  postgresVsSqlite?: Record<string, { throughput: number | null; p95: number | null }>;
   console?: {
     javaScript: {
       login: { gzipKb: number; files: string[] };
@@ -54,28 +87,23 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
     '',
   ];
   lines.push(`Machine: \`${JSON.stringify(recorded.machine)}\``, '');
-  if (recorded.seed) {
-    const seed = recorded.seed;
-    lines.push(
-      `Seed: ${String(seed.entities)} legal entities in ${String(seed.seconds)} s, peak RSS ${String(seed.peakRssMb)} MB, database ${String(seed.databaseMb)} MB (load ${seed.loadAverage.join(' ')})`,
-      '',
-    );
+  if (recorded.seed) lines.push(seedLine('SQLite', recorded.seed), '');
+  if (recorded.seedPostgres) lines.push(seedLine('PostgreSQL', recorded.seedPostgres), '');
+  if (recorded.server) lines.push(...serverTable('Server on SQLite', recorded.server));
+  if (recorded.serverPostgres) {
+    lines.push(...serverTable('Server on PostgreSQL', recorded.serverPostgres));
   }
-  if (recorded.server) {
+  if (recorded.postgresVsSqlite) {
     lines.push(
-      '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | non-2xx | load (1/5/15 min) |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '### PostgreSQL against SQLite, same scenarios in one run',
+      '',
+      '| scenario | throughput PG/SQLite | p95 PG/SQLite |',
+      '|---|---|---|',
     );
-    for (const row of recorded.server.results) {
-      lines.push(
-        `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
-      );
+    for (const [name, ratio] of Object.entries(recorded.postgresVsSqlite)) {
+      lines.push(`| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.p95 ?? '?')} |`);
     }
-    lines.push(
-      '',
-      `Ratios: \`${JSON.stringify(recorded.server.ratios)}\`; server peak RSS ${String(recorded.server.serverPeakRssMb)} MB`,
-      '',
-    );
+    lines.push('');
   }
   if (recorded.console) {
     const { javaScript, listToHundredRowsMs, viewer } = recorded.console;

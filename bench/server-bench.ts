@@ -17,6 +17,8 @@ import {
 
 export interface BenchFixture {
   dataDir: string;
+  /** PostgreSQL instead of the SQLite file in dataDir. */
+  databaseUrl: string | undefined;
   username: string;
   password: string;
   apiKey: string;
@@ -55,12 +57,17 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
 }
 
-/** One autocannon run; latencies come from every response, so p95 is exact rather than bucketed. */
-async function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
+interface RawRun {
+  requests: number;
+  non2xx: number;
+  errors: number;
+  latencies: number[];
+}
+
+/** One autocannon run, with every response's latency so p95 is exact rather than bucketed. */
+async function runAutocannon(scenario: Scenario, seconds: number): Promise<RawRun> {
   const connections = scenario.connections ?? 10;
   const nextPath = scenario.nextPath;
-  if (scenario.pid) resetPeakRss(scenario.pid);
-  const loadAverage = os.loadavg().map((value) => round(value, 2));
   const latencies: number[] = [];
   const options = {
     url: scenario.url,
@@ -89,23 +96,49 @@ async function measure(scenario: Scenario, seconds: number): Promise<ScenarioRes
       if (typeof args[3] === 'number') latencies.push(args[3]);
     });
   });
-  latencies.sort((a, b) => a - b);
-  const row: ScenarioResult = {
-    name: scenario.name,
-    url: scenario.url.replace(/^http:\/\/[^/]+/, ''),
-    connections,
-    seconds,
+  return {
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    requestsPerSecond: round(result.requests.total / seconds),
+    latencies,
+  };
+}
+
+/**
+ * Runs `scenarios` at the same time for `seconds` (one per server instance, or just one) and
+ * reports them as one: requests added up, latencies pooled, the highest peak RSS.
+ */
+async function measureTogether(
+  name: string,
+  scenarios: Scenario[],
+  seconds: number,
+): Promise<ScenarioResult> {
+  const [first] = scenarios;
+  if (!first) throw new Error('no scenario to measure');
+  for (const scenario of scenarios) if (scenario.pid) resetPeakRss(scenario.pid);
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const runs = await Promise.all(scenarios.map((scenario) => runAutocannon(scenario, seconds)));
+  const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const peaks = scenarios.map((scenario) => (scenario.pid ? peakRssMb(scenario.pid) : null));
+  const row: ScenarioResult = {
+    name,
+    url: first.url.replace(/^http:\/\/[^/]+/, ''),
+    connections: scenarios.reduce((sum, scenario) => sum + (scenario.connections ?? 10), 0),
+    seconds,
+    requests,
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    requestsPerSecond: round(requests / seconds),
     latencyMs: {
       p50: round(percentile(latencies, 0.5), 2),
       p95: round(percentile(latencies, 0.95), 2),
       p99: round(percentile(latencies, 0.99), 2),
       max: round(latencies.at(-1) ?? 0, 2),
     },
-    serverPeakRssMb: scenario.pid ? peakRssMb(scenario.pid) : null,
+    serverPeakRssMb: peaks.some((peak) => peak !== null)
+      ? Math.max(...peaks.map((peak) => peak ?? 0))
+      : null,
     loadAverage,
   };
   process.stdout.write(
@@ -114,28 +147,72 @@ async function measure(scenario: Scenario, seconds: number): Promise<ScenarioRes
   return row;
 }
 
-/** Builds a fresh DATA_DIR with the seed command, timing it, and issues a bench account. */
-export async function buildFixture(quick: boolean) {
+function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
+  return measureTogether(scenario.name, [scenario], seconds);
+}
+
+/** The in-memory limit (the same page from memory) and json-server 0.17 on the same records. */
+async function startReferences(workDir: string, firstPage: { text: string; data: unknown }) {
+  const bodyFile = path.join(workDir, 'first-page.json');
+  fs.writeFileSync(bodyFile, firstPage.text);
+  const limitPort = await freePort();
+  const limit = await startProcess(
+    process.execPath,
+    ['--import', 'tsx', 'bench/limit-server.ts', String(limitPort), bodyFile],
+    {},
+    `http://127.0.0.1:${String(limitPort)}/healthz`,
+  );
+  const dbFile = path.join(workDir, 'db.json');
+  fs.writeFileSync(dbFile, JSON.stringify({ entities: firstPage.data }));
+  const peerPort = await freePort();
+  const jsonServer = await startProcess(
+    process.execPath,
+    [
+      binPath('json-server', 'lib/cli/bin.js'),
+      '--port',
+      String(peerPort),
+      '--host',
+      '127.0.0.1',
+      '--quiet',
+      dbFile,
+    ],
+    {},
+    `http://127.0.0.1:${String(peerPort)}/entities?_limit=1`,
+  );
+  return {
+    limit: { ...limit, baseUrl: `http://127.0.0.1:${String(limitPort)}` },
+    jsonServer: { ...jsonServer, baseUrl: `http://127.0.0.1:${String(peerPort)}` },
+  };
+}
+
+/**
+ * Builds a fresh DATA_DIR (or fills the empty PostgreSQL database at `databaseUrl`) with the
+ * seed command, timing it, and issues a bench account.
+ */
+export async function buildFixture(quick: boolean, databaseUrl?: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-'));
   const entities = quick ? 2_000 : 100_000;
   const persons = entities / 2;
-  process.stdout.write(`Seeding ${String(entities)} legal entities into ${dataDir}\n`);
+  const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  process.stdout.write(
+    `Seeding ${String(entities)} legal entities into ${databaseUrl ? 'PostgreSQL' : dataDir}\n`,
+  );
   const loadAverage = os.loadavg().map((value) => round(value, 2));
   const seed = await runScript(
     'server/seed/cli.ts',
     ['--entities', String(entities), '--persons', String(persons)],
-    { DATA_DIR: dataDir },
+    env,
   );
   const seedPeakRssMb = Number(/Peak RSS: (\d+) MB/.exec(seed.stdout)?.[1] ?? NaN);
-  const admin = await runScript('server/admin/cli.ts', ['account:create', 'bench', '--json'], {
-    DATA_DIR: dataDir,
-  });
+  const admin = await runScript('server/admin/cli.ts', ['account:create', 'bench', '--json'], env);
   const account = JSON.parse(admin.stdout.trim().split('\n').at(-1) ?? '{}') as {
     username: string;
     password: string;
     apiKey: string;
   };
-  const databaseMb = round(fs.statSync(path.join(dataDir, 'kyc-desk.sqlite')).size / 1024 / 1024);
+  const databaseMb = databaseUrl
+    ? null
+    : round(fs.statSync(path.join(dataDir, 'kyc-desk.sqlite')).size / 1024 / 1024);
   const seedResult = {
     entities,
     persons,
@@ -145,9 +222,9 @@ export async function buildFixture(quick: boolean) {
     loadAverage,
   };
   process.stdout.write(
-    `  seed: ${String(seedResult.seconds)} s, peak RSS ${String(seedPeakRssMb)} MB, database ${String(databaseMb)} MB\n`,
+    `  seed: ${String(seedResult.seconds)} s, peak RSS ${String(seedPeakRssMb)} MB, database ${String(databaseMb ?? '?')} MB\n`,
   );
-  const fixture: BenchFixture = { dataDir, ...account };
+  const fixture: BenchFixture = { dataDir, databaseUrl, ...account };
   return { fixture, seed: seedResult };
 }
 
@@ -164,9 +241,23 @@ interface LegalEntityLike {
   corporateInformation?: { companyName: string; duns: string };
 }
 
-export async function runServerBench(fixture: BenchFixture, quick: boolean) {
+export interface ServerBenchOptions {
+  /** Also measure the in-memory limit and json-server (once per run is enough). */
+  references: boolean;
+  /** Also measure the cache-missing list and search across two instances on one database. */
+  twoInstances: boolean;
+}
+
+export async function runServerBench(
+  fixture: BenchFixture,
+  quick: boolean,
+  options: ServerBenchOptions,
+) {
   const seconds = quick ? 3 : 10;
-  const server = await startKycServer(fixture.dataDir);
+  const databaseEnv: Record<string, string> = fixture.databaseUrl
+    ? { DATABASE_URL: fixture.databaseUrl }
+    : {};
+  const server = await startKycServer(fixture.dataDir, databaseEnv);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-peers-'));
   const started: { stop(): Promise<void> }[] = [server];
   try {
@@ -240,34 +331,8 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
     };
     const apiPath = new URL(api).pathname;
 
-    const bodyFile = path.join(workDir, 'first-page.json');
-    fs.writeFileSync(bodyFile, firstPage.text);
-    const limitPort = await freePort();
-    const limit = await startProcess(
-      process.execPath,
-      ['--import', 'tsx', 'bench/limit-server.ts', String(limitPort), bodyFile],
-      {},
-      `http://127.0.0.1:${String(limitPort)}/healthz`,
-    );
-    started.push(limit);
-    const dbFile = path.join(workDir, 'db.json');
-    fs.writeFileSync(dbFile, JSON.stringify({ entities: firstPage.data }));
-    const peerPort = await freePort();
-    const jsonServer = await startProcess(
-      process.execPath,
-      [
-        binPath('json-server', 'lib/cli/bin.js'),
-        '--port',
-        String(peerPort),
-        '--host',
-        '127.0.0.1',
-        '--quiet',
-        dbFile,
-      ],
-      {},
-      `http://127.0.0.1:${String(peerPort)}/entities?_limit=1`,
-    );
-    started.push(jsonServer);
+    const references = options.references ? await startReferences(workDir, firstPage) : undefined;
+    if (references) started.push(references.limit, references.jsonServer);
 
     const pid = server.pid;
     const tokenBody = new URLSearchParams({
@@ -350,20 +415,77 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
         connections: 4,
         pid,
       },
-      {
-        name: 'limit: same page from memory',
-        url: `http://127.0.0.1:${String(limitPort)}/api/v2/entities`,
-        pid: limit.pid,
-      },
-      {
-        name: 'json-server 0.17: same 100 entities',
-        url: `http://127.0.0.1:${String(peerPort)}/entities`,
-        pid: jsonServer.pid,
-      },
+      ...(references
+        ? [
+            {
+              name: 'limit: same page from memory',
+              url: `${references.limit.baseUrl}/api/v2/entities`,
+              pid: references.limit.pid,
+            },
+            {
+              name: 'json-server 0.17: same 100 entities',
+              url: `${references.jsonServer.baseUrl}/entities`,
+              pid: references.jsonServer.pid,
+            },
+          ]
+        : []),
     ];
-    process.stdout.write(`Server benchmark: ${String(seconds)} s per scenario, loopback\n`);
+    const engine = fixture.databaseUrl ? 'PostgreSQL' : 'SQLite';
+    process.stdout.write(
+      `Server benchmark on ${engine}: ${String(seconds)} s per scenario, loopback\n`,
+    );
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measure(scenario, seconds));
+
+    // One instance against two on one database, for what misses every cache.
+    const instances: ScenarioResult[] = [];
+    if (options.twoInstances) {
+      const second = await startKycServer(fixture.dataDir, databaseEnv);
+      started.push(second);
+      const missing: [string, string[], number][] = [
+        [
+          'list, cache miss',
+          missPages.map(
+            (start) =>
+              `${apiPath}/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String(start)}`,
+          ),
+          10,
+        ],
+        [
+          'search companyName, cache miss',
+          [...missFragments].map(
+            (part) => `${apiPath}/entities/legal-entities?companyName=${encodeURIComponent(part)}`,
+          ),
+          2,
+        ],
+      ];
+      for (const [name, paths, connections] of missing) {
+        const alone: Scenario = {
+          name: `${name}, one instance`,
+          url: firstPageUrl,
+          nextPath: cycle(paths),
+          headers: auth,
+          connections,
+          pid,
+        };
+        instances.push(await measure(alone, seconds));
+        const halves = [0, 1].map((half) => paths.filter((_, index) => index % 2 === half));
+        instances.push(
+          await measureTogether(
+            `${name}, two instances`,
+            [server, second].map((instance, index) => ({
+              name,
+              url: `${instance.baseUrl}${apiPath}/entities`,
+              nextPath: cycle(halves[index] ?? []),
+              headers: auth,
+              connections: connections / 2,
+              pid: instance.pid,
+            })),
+            seconds,
+          ),
+        );
+      }
+    }
 
     const byName = (prefix: string) => results.find((row) => row.name.startsWith(prefix));
     const first = byName('list limit=100');
@@ -382,7 +504,29 @@ export async function runServerBench(fixture: BenchFixture, quick: boolean) {
       (row) => !row.name.startsWith('limit') && !row.name.startsWith('json'),
     );
     const serverPeakRssMb = Math.max(...kycRows.map((row) => row.serverPeakRssMb ?? 0));
-    return { seconds, results, ratios, firstPageBytes, serverPeakRssMb, searchFragment: fragment };
+    const perInstance = (prefix: string) =>
+      ratio(
+        instances.find((row) => row.name === `${prefix}, two instances`)?.requestsPerSecond,
+        instances.find((row) => row.name === `${prefix}, one instance`)?.requestsPerSecond,
+      );
+    return {
+      engine,
+      seconds,
+      results,
+      instances,
+      ratios: {
+        ...ratios,
+        ...(options.twoInstances
+          ? {
+              twoVsOneInstanceListMiss: perInstance('list, cache miss'),
+              twoVsOneInstanceSearchMiss: perInstance('search companyName, cache miss'),
+            }
+          : {}),
+      },
+      firstPageBytes,
+      serverPeakRssMb,
+      searchFragment: fragment,
+    };
   } finally {
     for (const child of started.reverse()) await child.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
