@@ -5,7 +5,8 @@ import { ensureDemoData } from './seed/demo.ts';
 async function main() {
   const config = loadConfig();
   const app = await createApp(config);
-  const demo = config.upstream ? null : await ensureDemoData(app.services);
+  // Demo data is for the zero-set-up embedded database, never a team's PostgreSQL.
+  const demo = config.upstream || config.databaseUrl ? null : await ensureDemoData(app.services);
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('127.0.0.1', 'localhost');
   const lines = [`KYC Desk is running at ${url}`, `API reference: ${url}/api/docs`];
