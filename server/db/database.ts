@@ -25,11 +25,12 @@ export async function openDatabase(
 async function openSqlite(dataDir: string): Promise<Db> {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
+  // Another process (admin CLI, a second server) may hold the write lock briefly; first, because
+  // switching a new database to WAL needs that lock too.
+  sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  // Another process (admin CLI, a second server) may hold the write lock briefly.
-  sqlite.pragma('busy_timeout = 5000');
   // 32 MB page cache: the default 2 MB is outgrown by the random-UUID indexes at 100,000 entities;
   // 64 MB served cache-missing list pages no faster here and held 30 MB more.
   sqlite.pragma('cache_size = -32768');

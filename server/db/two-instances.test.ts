@@ -3,8 +3,20 @@ import {
   legalEntityResponseSchema,
 } from '../../src/contract/entities.ts';
 import { resetPasswordCommand } from '../admin/account-commands.ts';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { legalEntityPayload } from '../entities/test-payloads.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import {
+  dropTestDatabaseUrl,
+  newTestDatabaseUrl,
+  startTestServer,
+  testEngine,
+  type TestServer,
+} from '../testing/harness.ts';
+import { openDatabase } from './database.ts';
+import { migrationProvider } from './migrations.ts';
 
 const CREATE_PATH = '/api/v2/entities/legal-entities';
 
@@ -115,3 +127,29 @@ test('30 concurrent creates split over both leave every one stored once, with it
     expect(read.status).toBe(200);
   }
 });
+
+// On SQLite the instances are processes (better-sqlite3 blocks its thread while it waits for a
+// lock), which server/db/two-processes.test.ts starts together.
+test.runIf(testEngine === 'postgres')(
+  'instances starting together on a new database apply each migration once',
+  async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-migrate-'));
+    const databaseUrl = await newTestDatabaseUrl();
+    const opened = await Promise.all(
+      Array.from({ length: 3 }, () => openDatabase(dataDir, databaseUrl)),
+    );
+    try {
+      const db = opened[0]?.db;
+      if (!db) throw new Error('no database opened');
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from kysely_migration order by name`.execute(db);
+      const expected = Object.keys(await migrationProvider.getMigrations()).sort();
+      expect(rows.map((row) => row.name)).toEqual(expected);
+    } finally {
+      for (const { db } of opened) await db.destroy();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await dropTestDatabaseUrl(databaseUrl);
+    }
+  },
+);
