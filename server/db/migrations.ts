@@ -1,5 +1,39 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { foldForSearch } from '../../src/contract/search-text.ts';
+
+/** Rows per UPDATE when a migration writes values computed in JavaScript. */
+const ROWS_PER_UPDATE = 500;
+
+/**
+ * Sets `target` to `compute(source)` on every row where `source` is not null. SQLite has no Unicode
+ * case folding, so the values are computed here and written back in multi-row UPDATEs.
+ */
+async function fillComputedColumn(
+  db: Kysely<unknown>,
+  table: string,
+  source: string,
+  target: string,
+  compute: (text: string) => string,
+): Promise<void> {
+  const { rows } = await sql<{
+    id: number;
+    text: string;
+  }>`select rowid as id, ${sql.ref(source)} as text from ${sql.table(table)} where ${sql.ref(source)} is not null`.execute(
+    db,
+  );
+  for (let start = 0; start < rows.length; start += ROWS_PER_UPDATE) {
+    const values = sql.join(
+      rows
+        .slice(start, start + ROWS_PER_UPDATE)
+        .map((row) => sql`(${row.id}, ${compute(row.text)})`),
+    );
+    await sql`with computed (id, value) as (values ${values})
+      update ${sql.table(table)} set ${sql.ref(target)} = computed.value from computed where ${sql.table(table)}.rowid = computed.id`.execute(
+      db,
+    );
+  }
+}
 
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
@@ -317,6 +351,71 @@ const migrations: Record<string, Migration> = {
       await sql`create trigger legal_entities_created_at after insert on legal_entities begin
         update legal_entities set created_at = (select created_at from entities where entities.id = new.entity_id) where rowid = new.rowid;
       end`.execute(db);
+    },
+  },
+  '0006_search_fold': {
+    async up(db: Kysely<unknown>) {
+      // Search compares folded copies (NFKC and full case folding, computed in JavaScript); the
+      // entities repository writes them with every row, and this fills them for existing rows.
+      await sql`drop trigger legal_entities_company_name_fts_insert`.execute(db);
+      await sql`drop trigger legal_entities_company_name_fts_delete`.execute(db);
+      await sql`drop trigger legal_entities_company_name_fts_update`.execute(db);
+      await sql`drop table legal_entities_company_name_fts`.execute(db);
+      await sql`drop index legal_entities_search_order`.execute(db);
+      await sql`drop index entities_external_id`.execute(db);
+      await sql`drop index natural_persons_email`.execute(db);
+
+      await sql`alter table legal_entities add column company_name_folded text`.execute(db);
+      await sql`alter table entities add column external_id_folded text`.execute(db);
+      await sql`alter table natural_persons add column email_folded text`.execute(db);
+      await fillComputedColumn(
+        db,
+        'legal_entities',
+        'company_name',
+        'company_name_folded',
+        foldForSearch,
+      );
+      await fillComputedColumn(db, 'entities', 'external_id', 'external_id_folded', foldForSearch);
+      await fillComputedColumn(db, 'natural_persons', 'email', 'email_folded', foldForSearch);
+
+      // A writer that skips the copies would leave rows that search cannot find.
+      await sql`create trigger legal_entities_search_columns before insert on legal_entities when new.company_name_folded is null begin
+        select raise(abort, 'legal_entities.company_name_folded is missing: insert legal entities with withLegalEntitySearchColumns.');
+      end`.execute(db);
+      await sql`create trigger entities_search_columns before insert on entities when new.external_id is not null and new.external_id_folded is null begin
+        select raise(abort, 'entities.external_id_folded is missing: insert entities with withEntitySearchColumns.');
+      end`.execute(db);
+      await sql`create trigger natural_persons_search_columns before insert on natural_persons when new.email is not null and new.email_folded is null begin
+        select raise(abort, 'natural_persons.email_folded is missing: insert natural persons with withNaturalPersonSearchColumns.');
+      end`.execute(db);
+
+      // The folded names are already lower case: the tokenizer's own (older, simple) folding would only add candidates.
+      await sql`create virtual table legal_entities_company_name_fts using fts5(company_name_folded, content='legal_entities', content_rowid='rowid', tokenize='trigram case_sensitive 1')`.execute(
+        db,
+      );
+      await sql`create trigger legal_entities_company_name_fts_insert after insert on legal_entities begin
+        insert into legal_entities_company_name_fts (rowid, company_name_folded) values (new.rowid, new.company_name_folded);
+      end`.execute(db);
+      await sql`create trigger legal_entities_company_name_fts_delete after delete on legal_entities begin
+        insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rowid, company_name_folded) values ('delete', old.rowid, old.company_name_folded);
+      end`.execute(db);
+      await sql`create trigger legal_entities_company_name_fts_update after update of company_name_folded on legal_entities begin
+        insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rowid, company_name_folded) values ('delete', old.rowid, old.company_name_folded);
+        insert into legal_entities_company_name_fts (rowid, company_name_folded) values (new.rowid, new.company_name_folded);
+      end`.execute(db);
+      await sql`insert into legal_entities_company_name_fts (legal_entities_company_name_fts) values ('rebuild')`.execute(
+        db,
+      );
+
+      await sql`create index legal_entities_search_order on legal_entities (created_at, entity_id, company_name_folded)`.execute(
+        db,
+      );
+      await sql`create index entities_external_id_folded on entities (external_id_folded)`.execute(
+        db,
+      );
+      await sql`create index natural_persons_email_folded on natural_persons (email_folded)`.execute(
+        db,
+      );
     },
   },
 };

@@ -13,6 +13,8 @@ export interface EntityTable {
   next_kyc_review: string | null;
   /** JSON array of strings. */
   tags: string;
+  /** foldForSearch(external_id), for search. */
+  external_id_folded: string | null;
 }
 
 export interface LegalEntityTable {
@@ -33,6 +35,8 @@ export interface LegalEntityTable {
   postal_code: string;
   /** entities.created_at, copied by a trigger on insert, for the search order. */
   created_at: Generated<string>;
+  /** foldForSearch(company_name): the trigram index and the LIKE fallback search this. */
+  company_name_folded: string;
 }
 
 export interface NaturalPersonTable {
@@ -48,6 +52,8 @@ export interface NaturalPersonTable {
   state_province: string | null;
   country_code: string | null;
   postal_code: string | null;
+  /** foldForSearch(email), for search. */
+  email_folded: string | null;
 }
 
 export interface EntityLinkTable {
@@ -156,6 +162,11 @@ export interface Database {
   client_update_requests: ClientUpdateRequestTable;
   app_settings: { key: string; value: string };
 }
+
+/** Rows as their writers build them; the entities repository adds the search columns. */
+export type EntityInput = Omit<Insertable<EntityTable>, 'external_id_folded'>;
+export type LegalEntityInput = Omit<Insertable<LegalEntityTable>, 'company_name_folded'>;
+export type NaturalPersonInput = Omit<Insertable<NaturalPersonTable>, 'email_folded'>;
 
 export type EntityRow = Selectable<EntityTable>;
 export type LegalEntityRow = Selectable<LegalEntityTable>;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
-import type { EntityRow, VerificationRow } from '../db/schema.ts';
+import type { EntityInput, VerificationRow } from '../db/schema.ts';
 import { mimeTypeOf } from '../documents/mime-type.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -57,7 +57,7 @@ function recordsOf(
   const today = createdAt.slice(0, 10);
   const dateReceived = `${today} ${createdAt.slice(11, 19)}`;
   const info = input.corporateInformation;
-  const entity: EntityRow = {
+  const entity: EntityInput = {
     id: crypto.randomUUID(),
     kind: 'legal',
     created_at: createdAt,

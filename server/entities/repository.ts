@@ -1,10 +1,14 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
+import { foldForSearch } from '../../src/contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import type {
   Database,
+  EntityInput,
   EntityRow,
+  LegalEntityInput,
   LegalEntityRow,
+  NaturalPersonInput,
   NaturalPersonRow,
   VerificationRow,
 } from '../db/schema.ts';
@@ -12,7 +16,10 @@ import type {
 export type EntityLinkRow = Selectable<Database['entity_links']>;
 export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
 
-/** Search criteria already normalised by the service (DUNS padded, phone reduced to digits). */
+/**
+ * Search criteria already normalised by the service (DUNS padded, phone reduced to digits); text
+ * is folded here.
+ */
 export interface LegalEntitySearch {
   companyNameContains?: string;
   registrationNumber?: string;
@@ -24,13 +31,33 @@ export interface LegalEntitySearch {
 }
 
 export interface NewLegalEntity {
-  entity: EntityRow;
-  legalEntity: Insertable<Database['legal_entities']>;
+  entity: EntityInput;
+  legalEntity: LegalEntityInput;
   verifications: VerificationRow[];
-  primaryContact?: { entity: EntityRow; person: NaturalPersonRow };
+  primaryContact?: { entity: EntityInput; person: NaturalPersonInput };
 }
 
 export const MAX_SEARCH_RESULTS = 500;
+
+const foldedOrNull = (text: string | null | undefined) =>
+  text === null || text === undefined ? null : foldForSearch(text);
+
+/** The row with the folded copies search compares; every writer of entities goes through these. */
+export function withEntitySearchColumns(row: EntityInput): Insertable<Database['entities']> {
+  return { ...row, external_id_folded: foldedOrNull(row.external_id) };
+}
+
+export function withLegalEntitySearchColumns(
+  row: LegalEntityInput,
+): Insertable<Database['legal_entities']> {
+  return { ...row, company_name_folded: foldForSearch(row.company_name) };
+}
+
+export function withNaturalPersonSearchColumns(
+  row: NaturalPersonInput,
+): Insertable<Database['natural_persons']> {
+  return { ...row, email_folded: foldedOrNull(row.email) };
+}
 
 /** `%` and `_` in user input match themselves, not any characters. */
 function likePatternContaining(text: string): string {
@@ -46,14 +73,14 @@ function ftsPhrase(text: string): string {
 }
 
 /**
- * Case-insensitive substring of company_name. With `useIndex` the trigram index (migration 0002)
- * narrows the rows; LIKE still decides, so both paths give the same answer. PostgreSQL: pg_trgm.
+ * Substring of the folded company name; `folded` is folded already. With `useIndex` the trigram
+ * index (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
+ * PostgreSQL: pg_trgm.
  */
-function companyNameContains(text: string, useIndex: boolean): Expression<SqlBool> {
-  const pattern = likePatternContaining(text.toLowerCase());
-  const like = sql<SqlBool>`lower(${sql.ref('legal_entities.company_name')}) like ${pattern} escape '\\'`;
+function companyNameContains(folded: string, useIndex: boolean): Expression<SqlBool> {
+  const like = sql<SqlBool>`${sql.ref('legal_entities.company_name_folded')} like ${likePatternContaining(folded)} escape '\\'`;
   if (!useIndex) return like;
-  return sql<SqlBool>`${sql.ref('legal_entities.rowid')} in (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(text)}) and ${like}`;
+  return sql<SqlBool>`${sql.ref('legal_entities.rowid')} in (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(folded)}) and ${like}`;
 }
 
 /** max(rowid) reads one b-tree page where count(*) reads them all; deletions only raise it. */
@@ -90,9 +117,91 @@ async function companyNameIndexServes(
   return (rows[0]?.candidates ?? 0) <= limit;
 }
 
-/** Case-insensitive equality that the `collate nocase` indexes serve; a PostgreSQL dialect would use lower() = lower(). */
-function equalsIgnoringCase(column: string, value: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} = ${value} collate nocase`;
+/**
+ * Equality with a folded value for columns that hold only ASCII (LEIs): there the `collate nocase`
+ * index compares as folding would, without a folded copy.
+ */
+function equalsAsciiIgnoringCase(column: string, folded: string): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} = ${folded} collate nocase`;
+}
+
+/**
+ * The search as one query, every criterion compared folded and served by an index of its own;
+ * exported for the query-plan tests.
+ */
+export function legalEntitySearchQuery(
+  db: Db,
+  search: LegalEntitySearch,
+  useTrigramIndex: boolean,
+) {
+  return (
+    db
+      .selectFrom('legal_entities')
+      .select('legal_entities.entity_id')
+      .where((eb) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (search.companyNameContains !== undefined) {
+          conditions.push(
+            companyNameContains(foldForSearch(search.companyNameContains), useTrigramIndex),
+          );
+        }
+        if (search.registrationNumber !== undefined) {
+          conditions.push(
+            equalsAsciiIgnoringCase(
+              'legal_entities.registration_number',
+              foldForSearch(search.registrationNumber),
+            ),
+          );
+        }
+        if (search.glei !== undefined) {
+          conditions.push(
+            equalsAsciiIgnoringCase('legal_entities.glei', foldForSearch(search.glei)),
+          );
+        }
+        if (search.externalId !== undefined) {
+          conditions.push(
+            eb(
+              'legal_entities.entity_id',
+              'in',
+              eb
+                .selectFrom('entities')
+                .select('entities.id')
+                .where('entities.external_id_folded', '=', foldForSearch(search.externalId)),
+            ),
+          );
+        }
+        if (search.duns !== undefined) {
+          conditions.push(eb('legal_entities.duns', '=', search.duns));
+        }
+        if (search.phoneDigits !== undefined) {
+          conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
+        }
+        if (search.primaryContactEmail !== undefined) {
+          // From the e-mail index to the person's links, not from every legal entity to its contact.
+          conditions.push(
+            eb(
+              'legal_entities.entity_id',
+              'in',
+              eb
+                .selectFrom('natural_persons')
+                .innerJoin('entity_links', 'entity_links.person_id', 'natural_persons.entity_id')
+                .select('entity_links.legal_entity_id')
+                .where(
+                  'natural_persons.email_folded',
+                  '=',
+                  foldForSearch(search.primaryContactEmail),
+                )
+                .where('entity_links.relationship', '=', PRIMARY_CONTACT),
+            ),
+          );
+        }
+        return eb.and(conditions);
+      })
+      // The legal_entities_search_order index: no sort, and LIKE is tested inside the index.
+      .orderBy('legal_entities.created_at')
+      .orderBy('legal_entities.entity_id')
+      .limit(MAX_SEARCH_RESULTS)
+  );
 }
 
 /** The only place with SQL for entities, their links, verifications and idempotency keys. */
@@ -190,70 +299,14 @@ export function entitiesRepository(db: Db) {
       search: LegalEntitySearch,
       maxIndexCandidates?: number,
     ): Promise<string[]> {
-      const companyName = search.companyNameContains;
+      const companyName =
+        search.companyNameContains === undefined
+          ? undefined
+          : foldForSearch(search.companyNameContains);
       const useIndex =
         companyName !== undefined &&
         (await companyNameIndexServes(db, companyName, maxIndexCandidates));
-      const rows = await db
-        .selectFrom('legal_entities')
-        .select('legal_entities.entity_id')
-        .where((eb) => {
-          const conditions: Expression<SqlBool>[] = [];
-          if (companyName !== undefined) {
-            conditions.push(companyNameContains(companyName, useIndex));
-          }
-          if (search.registrationNumber !== undefined) {
-            conditions.push(
-              equalsIgnoringCase('legal_entities.registration_number', search.registrationNumber),
-            );
-          }
-          if (search.glei !== undefined) {
-            conditions.push(equalsIgnoringCase('legal_entities.glei', search.glei));
-          }
-          if (search.externalId !== undefined) {
-            const externalId = search.externalId;
-            conditions.push(
-              eb(
-                'legal_entities.entity_id',
-                'in',
-                eb
-                  .selectFrom('entities')
-                  .select('entities.id')
-                  .where(equalsIgnoringCase('entities.external_id', externalId)),
-              ),
-            );
-          }
-          if (search.duns !== undefined) {
-            conditions.push(eb('legal_entities.duns', '=', search.duns));
-          }
-          if (search.phoneDigits !== undefined) {
-            conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
-          }
-          if (search.primaryContactEmail !== undefined) {
-            const email = search.primaryContactEmail;
-            conditions.push(
-              eb.exists(
-                eb
-                  .selectFrom('entity_links')
-                  .innerJoin(
-                    'natural_persons',
-                    'natural_persons.entity_id',
-                    'entity_links.person_id',
-                  )
-                  .select('entity_links.person_id')
-                  .whereRef('entity_links.legal_entity_id', '=', 'legal_entities.entity_id')
-                  .where('entity_links.relationship', '=', PRIMARY_CONTACT)
-                  .where(equalsIgnoringCase('natural_persons.email', email)),
-              ),
-            );
-          }
-          return eb.and(conditions);
-        })
-        // The legal_entities_search_order index: no sort, and LIKE is tested inside the index.
-        .orderBy('legal_entities.created_at')
-        .orderBy('legal_entities.entity_id')
-        .limit(MAX_SEARCH_RESULTS)
-        .execute();
+      const rows = await legalEntitySearchQuery(db, search, useIndex).execute();
       return rows.map((row) => row.entity_id);
     },
 
@@ -262,7 +315,7 @@ export function entitiesRepository(db: Db) {
       const row = await db
         .selectFrom('legal_entities')
         .select('entity_id')
-        .where(equalsIgnoringCase('registration_number', registrationNumber))
+        .where(equalsAsciiIgnoringCase('registration_number', foldForSearch(registrationNumber)))
         .where('country', '=', country)
         .executeTakeFirst();
       return row?.entity_id;
@@ -273,14 +326,24 @@ export function entitiesRepository(db: Db) {
       const contact = records.primaryContact;
       await db
         .insertInto('entities')
-        .values(contact ? [records.entity, contact.entity] : [records.entity])
+        .values(
+          (contact ? [records.entity, contact.entity] : [records.entity]).map(
+            withEntitySearchColumns,
+          ),
+        )
         .execute();
-      await db.insertInto('legal_entities').values(records.legalEntity).execute();
+      await db
+        .insertInto('legal_entities')
+        .values(withLegalEntitySearchColumns(records.legalEntity))
+        .execute();
       if (records.verifications.length > 0) {
         await db.insertInto('verifications').values(records.verifications).execute();
       }
       if (contact) {
-        await db.insertInto('natural_persons').values(contact.person).execute();
+        await db
+          .insertInto('natural_persons')
+          .values(withNaturalPersonSearchColumns(contact.person))
+          .execute();
         await db
           .insertInto('entity_links')
           .values({

@@ -10,10 +10,10 @@ import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.t
 import type {
   DocumentChunkTable,
   DocumentTable,
+  EntityInput,
   EntityLinkTable,
-  EntityTable,
-  LegalEntityTable,
-  NaturalPersonTable,
+  LegalEntityInput,
+  NaturalPersonInput,
   VerificationTable,
 } from '../db/schema.ts';
 import { chunkRowsOf } from '../documents/repository.ts';
@@ -22,6 +22,7 @@ import {
   COUNTRIES,
   type CountryProfile,
   fillPattern,
+  LOCAL_COMPANY_WORDS,
   streetAddress,
   TRADE_ACTIVITIES,
 } from './locales.ts';
@@ -29,11 +30,11 @@ import { buildPdf } from './pdf.ts';
 import { Raster, type Rgb } from './png.ts';
 import { createRandom, type Random } from './random.ts';
 
-/** Rows of one batch, in insertion order of their tables. */
+/** Rows of one batch, in insertion order of their tables; the seed repository adds the search columns. */
 export interface SeedRows {
-  entities: Insertable<EntityTable>[];
-  legalEntities: Insertable<LegalEntityTable>[];
-  naturalPersons: Insertable<NaturalPersonTable>[];
+  entities: EntityInput[];
+  legalEntities: LegalEntityInput[];
+  naturalPersons: NaturalPersonInput[];
   links: Insertable<EntityLinkTable>[];
   verifications: Insertable<VerificationTable>[];
   documents: Insertable<DocumentTable>[];
@@ -328,15 +329,22 @@ export function createGenerator(options: GeneratorOptions) {
   function companyName(country: CountryProfile): { name: string; base: string; trade: string } {
     const trade = random.pick(COMPANY_WORDS.trades);
     const style = random.int(1, 20);
+    const localWords = LOCAL_COMPANY_WORDS[country.code];
+    const leading = () =>
+      localWords && random.chance(0.4)
+        ? random.pick(localWords)
+        : random.pick(COMPANY_WORDS.leading);
     const base =
       style <= 10
-        ? `${random.pick(COMPANY_WORDS.leading)} ${trade}`
+        ? `${leading()} ${trade}`
         : style <= 13
           ? `${random.pick(country.names.family)} & ${random.pick(country.names.family)}`
           : style <= 17
             ? `${random.pick(country.names.family)} ${trade}`
-            : `${random.pick(COMPANY_WORDS.leading)} ${random.pick(['Group', 'International', 'Global', 'Industries'])}`;
-    return { name: `${base} ${random.pick(country.suffixes)}`, base, trade };
+            : `${leading()} ${random.pick(['Group', 'International', 'Global', 'Industries'])}`;
+    const name = `${base} ${random.pick(country.suffixes)}`;
+    // Some registers print names in capitals: ÖSTERREICHISCHE HOLDINGS GMBH, GROSSFELD ENERGY AG.
+    return { name: random.chance(0.08) ? name.toUpperCase() : name, base, trade };
   }
 
   function registrationNumber(country: CountryProfile): string {

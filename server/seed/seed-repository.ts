@@ -1,4 +1,9 @@
 import type { Db } from '../db/database.ts';
+import {
+  withEntitySearchColumns,
+  withLegalEntitySearchColumns,
+  withNaturalPersonSearchColumns,
+} from '../entities/repository.ts';
 import type { SeedRows } from './generators.ts';
 
 /** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
@@ -36,9 +41,9 @@ export function seedRepository(db: Db) {
     /** Inserts a batch in multi-row statements, parents before children; `db` may be a transaction. */
     async insert(rows: SeedRows): Promise<number> {
       const tables = [
-        ['entities', rows.entities],
-        ['legal_entities', rows.legalEntities],
-        ['natural_persons', rows.naturalPersons],
+        ['entities', rows.entities.map(withEntitySearchColumns)],
+        ['legal_entities', rows.legalEntities.map(withLegalEntitySearchColumns)],
+        ['natural_persons', rows.naturalPersons.map(withNaturalPersonSearchColumns)],
         ['entity_links', rows.links],
         ['verifications', rows.verifications],
         ['documents', rows.documents],
