@@ -7,8 +7,9 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { foldForSearch } from '../../src/contract/search-text.ts';
 import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';
-import { storedDocumentBytes } from '../testing/fixtures.ts';
+import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
+import { openDatabase } from './database.ts';
 import { migrateToLatest, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -141,11 +142,13 @@ describe('0006_search_fold', () => {
       const ecole = await insertEarlyLegalEntity(db, {
         createdAt: '2024-01-01T00:00:00.000Z',
         companyName: 'ÉCOLE ÖSTERREICH',
+        registrationNumber: 'FN 123456 a',
         externalId: 'CRM-Ä1',
       });
       const strasse = await insertEarlyLegalEntity(db, {
         createdAt: '2024-02-01T00:00:00.000Z',
         companyName: 'Hauptstraße Großhandel GmbH',
+        registrationNumber: 'HRB-Straße/12.3',
       });
       const personId = crypto.randomUUID();
       await sql`insert into entities (id, kind, created_at, kyc_status, risk_level, last_update, tags)
@@ -159,12 +162,20 @@ describe('0006_search_fold', () => {
 
       const legal = await db
         .selectFrom('legal_entities')
-        .select(['entity_id', 'company_name_folded'])
+        .select(['entity_id', 'company_name_folded', 'registration_number_normalised'])
         .orderBy('created_at')
         .execute();
       expect(legal).toEqual([
-        { entity_id: ecole, company_name_folded: 'école österreich' },
-        { entity_id: strasse, company_name_folded: 'hauptstrasse grosshandel gmbh' },
+        {
+          entity_id: ecole,
+          company_name_folded: 'école österreich',
+          registration_number_normalised: 'fn123456a',
+        },
+        {
+          entity_id: strasse,
+          company_name_folded: 'hauptstrasse grosshandel gmbh',
+          registration_number_normalised: 'hrbstrasse123',
+        },
       ]);
       const entity = await db
         .selectFrom('entities')
@@ -202,8 +213,52 @@ describe('0006_search_fold', () => {
       await expect(
         insertEarlyLegalEntity(db, { createdAt: '2025-01-01T00:00:00.000Z' }),
       ).rejects.toThrow(/company_name_folded/);
+      // The unique index now holds the normalised number.
+      await expect(
+        insertLegalEntity(db, {
+          legalEntity: { registration_number: 'FN-123456-A', country: 'GB' },
+        }),
+      ).rejects.toThrow(/UNIQUE constraint failed: legal_entities.registration_number_normalised/);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+describe('0006_search_fold on registration numbers that become one', () => {
+  it('stops the start with the numbers and entity ids to correct, and leaves the database as it was', async () => {
+    const directory = path.join(dataDir, 'duplicates');
+    await fs.mkdir(directory);
+    const file = path.join(directory, 'kyc-desk.sqlite');
+    const early = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SQLite(file) }),
+    });
+    const migrator = new Migrator({ db: early, provider: migrationProvider });
+    expect((await migrator.migrateTo('0004_legal_entity_search_order')).error).toBeUndefined();
+    const first = await insertEarlyLegalEntity(early, {
+      createdAt: '2024-01-01T00:00:00.000Z',
+      registrationNumber: 'ABC-1',
+    });
+    const second = await insertEarlyLegalEntity(early, {
+      createdAt: '2024-01-02T00:00:00.000Z',
+      registrationNumber: 'abc 1',
+    });
+    await early.destroy();
+
+    const opening = openDatabase(directory);
+    await expect(opening).rejects.toThrow(/0006_search_fold/);
+    await expect(opening).rejects.toThrow(`ABC-1 / abc 1 in GB (${first}, ${second})`);
+
+    const after = new SQLite(file, { readonly: true });
+    try {
+      const columns = after.prepare(`select name from pragma_table_info('legal_entities')`).all();
+      expect(columns).not.toContainEqual({ name: 'company_name_folded' });
+      const newest = after
+        .prepare('select name from kysely_migration order by name desc limit 1')
+        .get();
+      expect(newest).toEqual({ name: '0004_legal_entity_search_order' });
+    } finally {
+      after.close();
     }
   });
 });

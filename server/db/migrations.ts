@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
 const ROWS_PER_UPDATE = 500;
@@ -365,7 +365,11 @@ const migrations: Record<string, Migration> = {
       await sql`drop index entities_external_id`.execute(db);
       await sql`drop index natural_persons_email`.execute(db);
 
+      await sql`drop index legal_entities_registration`.execute(db);
       await sql`alter table legal_entities add column company_name_folded text`.execute(db);
+      await sql`alter table legal_entities add column registration_number_normalised text`.execute(
+        db,
+      );
       await sql`alter table entities add column external_id_folded text`.execute(db);
       await sql`alter table natural_persons add column email_folded text`.execute(db);
       await fillComputedColumn(
@@ -375,12 +379,40 @@ const migrations: Record<string, Migration> = {
         'company_name_folded',
         foldForSearch,
       );
+      await fillComputedColumn(
+        db,
+        'legal_entities',
+        'registration_number',
+        'registration_number_normalised',
+        normalisedRegistrationNumber,
+      );
       await fillComputedColumn(db, 'entities', 'external_id', 'external_id_folded', foldForSearch);
       await fillComputedColumn(db, 'natural_persons', 'email', 'email_folded', foldForSearch);
 
-      // A writer that skips the copies would leave rows that search cannot find.
-      await sql`create trigger legal_entities_search_columns before insert on legal_entities when new.company_name_folded is null begin
-        select raise(abort, 'legal_entities.company_name_folded is missing: insert legal entities with withLegalEntitySearchColumns.');
+      // Numbers stored apart that are now one number cannot be merged here: the operator decides.
+      const { rows: duplicates } = await sql<{
+        country: string;
+        numbers: string;
+        ids: string;
+      }>`select country, group_concat(registration_number, ' / ' order by rowid) as numbers, group_concat(entity_id, ', ' order by rowid) as ids
+        from legal_entities group by registration_number_normalised, country having count(*) > 1`.execute(
+        db,
+      );
+      if (duplicates.length > 0) {
+        const listed = duplicates
+          .map((duplicate) => `${duplicate.numbers} in ${duplicate.country} (${duplicate.ids})`)
+          .join('; ');
+        throw new Error(
+          `Registration numbers that differ only in case, spaces, dashes, dots or slashes are one number now; change or remove one of each before upgrading: ${listed}.`,
+        );
+      }
+      await sql`create unique index legal_entities_registration on legal_entities (registration_number_normalised, country)`.execute(
+        db,
+      );
+
+      // A writer that skips the copies would leave rows that search cannot find, or a duplicate.
+      await sql`create trigger legal_entities_search_columns before insert on legal_entities when new.company_name_folded is null or new.registration_number_normalised is null begin
+        select raise(abort, 'legal_entities.company_name_folded or registration_number_normalised is missing: insert legal entities with withLegalEntitySearchColumns.');
       end`.execute(db);
       await sql`create trigger entities_search_columns before insert on entities when new.external_id is not null and new.external_id_folded is null begin
         select raise(abort, 'entities.external_id_folded is missing: insert entities with withEntitySearchColumns.');

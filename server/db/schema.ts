@@ -37,6 +37,8 @@ export interface LegalEntityTable {
   created_at: Generated<string>;
   /** foldForSearch(company_name): the trigram index and the LIKE fallback search this. */
   company_name_folded: string;
+  /** normalisedRegistrationNumber(registration_number): unique per country; search compares it. */
+  registration_number_normalised: string;
 }
 
 export interface NaturalPersonTable {
@@ -165,7 +167,10 @@ export interface Database {
 
 /** Rows as their writers build them; the entities repository adds the search columns. */
 export type EntityInput = Omit<Insertable<EntityTable>, 'external_id_folded'>;
-export type LegalEntityInput = Omit<Insertable<LegalEntityTable>, 'company_name_folded'>;
+export type LegalEntityInput = Omit<
+  Insertable<LegalEntityTable>,
+  'company_name_folded' | 'registration_number_normalised'
+>;
 export type NaturalPersonInput = Omit<Insertable<NaturalPersonTable>, 'email_folded'>;
 
 export type EntityRow = Selectable<EntityTable>;

@@ -186,11 +186,15 @@ export async function createLegalEntity(
     }
 
     const info = input.corporateInformation;
-    const existingId = await entities.findByRegistration(info.registrationNumber, info.country);
-    if (existingId) {
+    const existing = await entities.findByRegistration(info.registrationNumber, info.country);
+    if (existing) {
+      const storedAs =
+        existing.registration_number === info.registrationNumber
+          ? ''
+          : ` (stored as ${existing.registration_number})`;
       throw new ApiError(
         409,
-        `A legal entity with registration number ${info.registrationNumber} in ${info.country} already exists: ${existingId}.`,
+        `A legal entity with registration number ${info.registrationNumber} in ${info.country} already exists: ${existing.entity_id}${storedAs}.`,
       );
     }
 

@@ -1,6 +1,6 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import type {
   Database,
@@ -50,7 +50,11 @@ export function withEntitySearchColumns(row: EntityInput): Insertable<Database['
 export function withLegalEntitySearchColumns(
   row: LegalEntityInput,
 ): Insertable<Database['legal_entities']> {
-  return { ...row, company_name_folded: foldForSearch(row.company_name) };
+  return {
+    ...row,
+    company_name_folded: foldForSearch(row.company_name),
+    registration_number_normalised: normalisedRegistrationNumber(row.registration_number),
+  };
 }
 
 export function withNaturalPersonSearchColumns(
@@ -147,9 +151,10 @@ export function legalEntitySearchQuery(
         }
         if (search.registrationNumber !== undefined) {
           conditions.push(
-            equalsAsciiIgnoringCase(
-              'legal_entities.registration_number',
-              foldForSearch(search.registrationNumber),
+            eb(
+              'legal_entities.registration_number_normalised',
+              '=',
+              normalisedRegistrationNumber(search.registrationNumber),
             ),
           );
         }
@@ -310,15 +315,21 @@ export function entitiesRepository(db: Db) {
       return rows.map((row) => row.entity_id);
     },
 
-    /** The legal entity with this registration number (any case) in this country, if any. */
-    async findByRegistration(registrationNumber: string, country: string) {
-      const row = await db
+    /** The legal entity whose registration number is this one once normalised, in this country. */
+    findByRegistration(
+      registrationNumber: string,
+      country: string,
+    ): Promise<{ entity_id: string; registration_number: string } | undefined> {
+      return db
         .selectFrom('legal_entities')
-        .select('entity_id')
-        .where(equalsAsciiIgnoringCase('registration_number', foldForSearch(registrationNumber)))
+        .select(['entity_id', 'registration_number'])
+        .where(
+          'registration_number_normalised',
+          '=',
+          normalisedRegistrationNumber(registrationNumber),
+        )
         .where('country', '=', country)
         .executeTakeFirst();
-      return row?.entity_id;
     },
 
     /** Inserts the legal entity, its verifications and its primary contact; call inside a transaction. */

@@ -216,5 +216,6 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
   it('rejects an empty parameter, naming it', async () => {
     await expectBadSearch('?companyName=', 'companyName');
     await expectBadSearch('?phone=abc', 'phone');
+    await expectBadSearch(`?registrationNumber=${encodeURIComponent('-./')}`, 'registrationNumber');
   });
 });

@@ -7,6 +7,7 @@ import {
   type KycStatus,
 } from '../../src/contract/entities.ts';
 import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.ts';
+import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type {
   DocumentChunkTable,
   DocumentTable,
@@ -47,7 +48,7 @@ export interface GeneratorOptions {
   now: Date;
   /** Entity and row ids; defaults to UUIDs drawn from the seed. */
   newId?: () => string;
-  /** `registration|COUNTRY` keys already stored (registration lower-cased). */
+  /** `registration|COUNTRY` keys already stored (registration normalised, as the unique index compares it). */
   takenRegistrations?: Set<string>;
   /** A fixed number of documents per legal entity; by default 0 to 4, most 1 to 4. */
   documentsPerEntity?: number;
@@ -350,7 +351,7 @@ export function createGenerator(options: GeneratorOptions) {
   function registrationNumber(country: CountryProfile): string {
     for (;;) {
       const candidate = country.registrationNumber(random);
-      const key = `${candidate.toLowerCase()}|${country.code}`;
+      const key = `${normalisedRegistrationNumber(candidate)}|${country.code}`;
       if (!takenRegistrations.has(key)) {
         takenRegistrations.add(key);
         return candidate;

@@ -29,13 +29,13 @@ export function seedRepository(db: Db) {
       return row !== undefined;
     },
 
-    /** `registration|COUNTRY` of every stored legal entity, registration lower-cased as the unique index compares it. */
+    /** `registration|COUNTRY` of every stored legal entity, registration normalised as the unique index compares it. */
     async registrationKeys(): Promise<Set<string>> {
       const rows = await db
         .selectFrom('legal_entities')
-        .select(['registration_number', 'country'])
+        .select(['registration_number_normalised', 'country'])
         .execute();
-      return new Set(rows.map((row) => `${row.registration_number.toLowerCase()}|${row.country}`));
+      return new Set(rows.map((row) => `${row.registration_number_normalised}|${row.country}`));
     },
 
     /** Inserts a batch in multi-row statements, parents before children; `db` may be a transaction. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, envelopeSchema, isoDateSchema, queryBooleanSchema } from './common.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { base64DecodedSize, isValidLei } from './identifiers.ts';
+import { normalisedRegistrationNumber } from './search-text.ts';
 
 export const KYC_STATUSES = [
   'New',
@@ -212,7 +213,12 @@ export const legalEntitySearchQuerySchema = z
         .optional(),
       glei: searchText(20).optional(),
       companyName: searchText(200).optional(),
-      registrationNumber: searchText(64).optional(),
+      registrationNumber: searchText(64)
+        .refine(
+          (text) => normalisedRegistrationNumber(text) !== '',
+          'registrationNumber needs more than spaces, dashes, dots and slashes.',
+        )
+        .optional(),
       email: searchText(254).optional(),
       phone: searchText(40).regex(/\d/, 'phone must contain at least one digit.').optional(),
     },
@@ -234,7 +240,16 @@ const optionalText = (max: number) => z.string().trim().max(max).optional();
 
 export const corporateInformationInputSchema = z.object({
   companyName: z.string().trim().min(1, 'Enter the company name.').max(200),
-  registrationNumber: z.string().trim().min(1, 'Enter the registration number.').max(64),
+  registrationNumber: z
+    .string()
+    .trim()
+    .min(1, 'Enter the registration number.')
+    .max(64)
+    // Spaces, dashes, dots and slashes do not count (`ABC-1` and `ABC 1` are one number).
+    .refine(
+      (text) => text === '' || normalisedRegistrationNumber(text) !== '',
+      'A registration number needs more than spaces, dashes, dots and slashes.',
+    ),
   country: countryCodeSchema,
   dateofIncorporation: isoDateSchema.nullable().optional(),
   duns: dunsSchema.optional(),

@@ -1,4 +1,4 @@
-import { foldForSearch } from './search-text.ts';
+import { foldForSearch, normalisedRegistrationNumber } from './search-text.ts';
 
 describe('foldForSearch', () => {
   // Expected values are Python's str.casefold() after NFKC (full case folding, CaseFolding.txt C + F).
@@ -35,5 +35,24 @@ describe('foldForSearch', () => {
       expect(foldForSearch(name.toUpperCase())).toBe(foldForSearch(name));
       expect(foldForSearch(name.toLowerCase())).toBe(foldForSearch(name));
     }
+  });
+});
+
+describe('normalisedRegistrationNumber', () => {
+  it.each([
+    ['ABC-x', 'abcx'],
+    ['ABC x', 'abcx'],
+    ['ABCx', 'abcx'],
+    ['abc.x', 'abcx'],
+    ['ABC/x', 'abcx'],
+    ['CHE-123.456.789', 'che123456789'],
+    ['2015/123456/07', '201512345607'],
+    ['FN 123456\u00A0a', 'fn123456a'],
+    ['HRB\u2013123\u2212Straße', 'hrb123strasse'],
+    ['ＡＢＣ－１', 'abc1'],
+    ['A_B#1', 'a_b#1'],
+    [' - ./ ', ''],
+  ])('normalises %j to %j', (text, normalised) => {
+    expect(normalisedRegistrationNumber(text)).toBe(normalised);
   });
 });

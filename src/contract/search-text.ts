@@ -85,3 +85,12 @@ export function foldForSearch(text: string): string {
   const lowered = text.normalize('NFKC').toLowerCase();
   return Array.from(lowered, (char) => FOLDS_BEYOND_LOWER_CASE[char] ?? char).join('');
 }
+
+/**
+ * A registration number as duplicates and search compare it: folded, without white space, dashes
+ * (hyphen, en dash, minus sign, ...), dots and slashes, so `ABC-x`, `ABC x`, `abc.x` and `ABCx` are
+ * one number.
+ */
+export function normalisedRegistrationNumber(text: string): string {
+  return foldForSearch(text).replace(/[\s\p{Pd}\u2212./]/gu, '');
+}
