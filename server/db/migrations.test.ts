@@ -155,8 +155,10 @@ describe('0006_search_fold', () => {
         values (${personId}, 'person', '2024-03-01T00:00:00.000Z', 'New', 'Low', '2024-03-01T00:00:00.000Z', '[]')`.execute(
         db,
       );
-      await sql`insert into natural_persons (entity_id, first_name, last_name, email)
-        values (${personId}, 'Zoë', 'Ängström', 'Zoe.Angstrom@Example.COM')`.execute(db);
+      await sql`insert into natural_persons (entity_id, first_name, last_name, email, phone)
+        values (${personId}, 'Zoë', 'Ängström', 'Zoe.Angstrom@Example.COM', '+46 (8) 123-45')`.execute(
+        db,
+      );
 
       await migrateToLatest(db as unknown as Kysely<unknown>);
 
@@ -185,10 +187,22 @@ describe('0006_search_fold', () => {
       expect(entity.external_id_folded).toBe(foldForSearch('CRM-Ä1'));
       const person = await db
         .selectFrom('natural_persons')
-        .select(['email_folded'])
+        .select([
+          'email_folded',
+          'first_name_folded',
+          'last_name_folded',
+          'phone_digits',
+          'created_at',
+        ])
         .where('entity_id', '=', personId)
         .executeTakeFirstOrThrow();
-      expect(person.email_folded).toBe('zoe.angstrom@example.com');
+      expect(person).toEqual({
+        email_folded: 'zoe.angstrom@example.com',
+        first_name_folded: 'zoë',
+        last_name_folded: 'ängström',
+        phone_digits: '46812345',
+        created_at: '2024-03-01T00:00:00.000Z',
+      });
 
       const repository = entitiesRepository(db);
       for (const maxIndexCandidates of [Number.MAX_SAFE_INTEGER, 0]) {
@@ -204,8 +218,18 @@ describe('0006_search_fold', () => {
           ).toEqual([id]);
         }
       }
+      for (const maxIndexCandidates of [Number.MAX_SAFE_INTEGER, 0]) {
+        expect(
+          await repository.searchNaturalPersons(
+            { firstNameContains: 'ZOË', lastNameContains: 'ÄNGSTRÖM' },
+            maxIndexCandidates,
+          ),
+        ).toEqual([personId]);
+      }
       const integrity = sql`insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rank) values ('integrity-check', 1)`;
       await expect(integrity.execute(db)).resolves.toBeDefined();
+      const namesIntegrity = sql`insert into natural_persons_name_fts (natural_persons_name_fts, rank) values ('integrity-check', 1)`;
+      await expect(namesIntegrity.execute(db)).resolves.toBeDefined();
       expect(
         await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'x' }, false)),
       ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);

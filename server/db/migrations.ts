@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
@@ -372,6 +373,17 @@ const migrations: Record<string, Migration> = {
       );
       await sql`alter table entities add column external_id_folded text`.execute(db);
       await sql`alter table natural_persons add column email_folded text`.execute(db);
+      await sql`alter table natural_persons add column first_name_folded text`.execute(db);
+      await sql`alter table natural_persons add column last_name_folded text`.execute(db);
+      await sql`alter table natural_persons add column phone_digits text`.execute(db);
+      await sql`alter table natural_persons add column created_at text`.execute(db);
+      await sql`update natural_persons set created_at = (select created_at from entities where entities.id = natural_persons.entity_id)`.execute(
+        db,
+      );
+      // As legal_entities_created_at (0004): the search order, copied once per insert.
+      await sql`create trigger natural_persons_created_at after insert on natural_persons begin
+        update natural_persons set created_at = (select created_at from entities where entities.id = new.entity_id) where rowid = new.rowid;
+      end`.execute(db);
       await fillComputedColumn(
         db,
         'legal_entities',
@@ -388,6 +400,21 @@ const migrations: Record<string, Migration> = {
       );
       await fillComputedColumn(db, 'entities', 'external_id', 'external_id_folded', foldForSearch);
       await fillComputedColumn(db, 'natural_persons', 'email', 'email_folded', foldForSearch);
+      await fillComputedColumn(
+        db,
+        'natural_persons',
+        'first_name',
+        'first_name_folded',
+        foldForSearch,
+      );
+      await fillComputedColumn(
+        db,
+        'natural_persons',
+        'last_name',
+        'last_name_folded',
+        foldForSearch,
+      );
+      await fillComputedColumn(db, 'natural_persons', 'phone', 'phone_digits', digitsOnly);
 
       // Numbers stored apart that are now one number cannot be merged here: the operator decides.
       const { rows: duplicates } = await sql<{
@@ -417,8 +444,10 @@ const migrations: Record<string, Migration> = {
       await sql`create trigger entities_search_columns before insert on entities when new.external_id is not null and new.external_id_folded is null begin
         select raise(abort, 'entities.external_id_folded is missing: insert entities with withEntitySearchColumns.');
       end`.execute(db);
-      await sql`create trigger natural_persons_search_columns before insert on natural_persons when new.email is not null and new.email_folded is null begin
-        select raise(abort, 'natural_persons.email_folded is missing: insert natural persons with withNaturalPersonSearchColumns.');
+      await sql`create trigger natural_persons_search_columns before insert on natural_persons
+        when new.first_name_folded is null or new.last_name_folded is null
+          or (new.email is not null and new.email_folded is null) or (new.phone is not null and new.phone_digits is null) begin
+        select raise(abort, 'natural_persons search columns are missing: insert natural persons with withNaturalPersonSearchColumns.');
       end`.execute(db);
 
       // The folded names are already lower case: the tokenizer's own (older, simple) folding would only add candidates.
@@ -442,6 +471,28 @@ const migrations: Record<string, Migration> = {
       await sql`create index legal_entities_search_order on legal_entities (created_at, entity_id, company_name_folded)`.execute(
         db,
       );
+
+      // Natural persons by name: the same trigram index and walk in creation order as company names.
+      await sql`create virtual table natural_persons_name_fts using fts5(first_name_folded, last_name_folded, content='natural_persons', content_rowid='rowid', tokenize='trigram case_sensitive 1')`.execute(
+        db,
+      );
+      await sql`create trigger natural_persons_name_fts_insert after insert on natural_persons begin
+        insert into natural_persons_name_fts (rowid, first_name_folded, last_name_folded) values (new.rowid, new.first_name_folded, new.last_name_folded);
+      end`.execute(db);
+      await sql`create trigger natural_persons_name_fts_delete after delete on natural_persons begin
+        insert into natural_persons_name_fts (natural_persons_name_fts, rowid, first_name_folded, last_name_folded) values ('delete', old.rowid, old.first_name_folded, old.last_name_folded);
+      end`.execute(db);
+      await sql`create trigger natural_persons_name_fts_update after update of first_name_folded, last_name_folded on natural_persons begin
+        insert into natural_persons_name_fts (natural_persons_name_fts, rowid, first_name_folded, last_name_folded) values ('delete', old.rowid, old.first_name_folded, old.last_name_folded);
+        insert into natural_persons_name_fts (rowid, first_name_folded, last_name_folded) values (new.rowid, new.first_name_folded, new.last_name_folded);
+      end`.execute(db);
+      await sql`insert into natural_persons_name_fts (natural_persons_name_fts) values ('rebuild')`.execute(
+        db,
+      );
+      await sql`create index natural_persons_search_order on natural_persons (created_at, entity_id, first_name_folded, last_name_folded)`.execute(
+        db,
+      );
+      await sql`create index natural_persons_phone on natural_persons (phone_digits)`.execute(db);
       await sql`create index entities_external_id_folded on entities (external_id_folded)`.execute(
         db,
       );

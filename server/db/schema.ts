@@ -56,6 +56,13 @@ export interface NaturalPersonTable {
   postal_code: string | null;
   /** foldForSearch(email), for search. */
   email_folded: string | null;
+  /** foldForSearch of the names: the trigram index and the LIKE fallback search these. */
+  first_name_folded: string;
+  last_name_folded: string;
+  /** Digits of phone, for search that ignores punctuation. */
+  phone_digits: string | null;
+  /** entities.created_at, copied by a trigger on insert, for the search order. */
+  created_at: Generated<string>;
 }
 
 export interface EntityLinkTable {
@@ -171,7 +178,10 @@ export type LegalEntityInput = Omit<
   Insertable<LegalEntityTable>,
   'company_name_folded' | 'registration_number_normalised'
 >;
-export type NaturalPersonInput = Omit<Insertable<NaturalPersonTable>, 'email_folded'>;
+export type NaturalPersonInput = Omit<
+  Insertable<NaturalPersonTable>,
+  'email_folded' | 'first_name_folded' | 'last_name_folded' | 'phone_digits'
+>;
 
 export type EntityRow = Selectable<EntityTable>;
 export type LegalEntityRow = Selectable<LegalEntityTable>;

@@ -1,5 +1,6 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
+import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import type {
@@ -28,6 +29,21 @@ export interface LegalEntitySearch {
   duns?: string;
   phoneDigits?: string;
   primaryContactEmail?: string;
+}
+
+/** Natural-person criteria, the phone reduced to digits by the service; text is folded here. */
+export interface NaturalPersonSearch {
+  firstNameContains?: string;
+  lastNameContains?: string;
+  email?: string;
+  phoneDigits?: string;
+  externalId?: string;
+}
+
+/** Which name criteria the trigram index serves (the others walk the search-order index). */
+export interface NameIndexUse {
+  firstName: boolean;
+  lastName: boolean;
 }
 
 export interface NewLegalEntity {
@@ -60,7 +76,13 @@ export function withLegalEntitySearchColumns(
 export function withNaturalPersonSearchColumns(
   row: NaturalPersonInput,
 ): Insertable<Database['natural_persons']> {
-  return { ...row, email_folded: foldedOrNull(row.email) };
+  return {
+    ...row,
+    email_folded: foldedOrNull(row.email),
+    first_name_folded: foldForSearch(row.first_name),
+    last_name_folded: foldForSearch(row.last_name),
+    phone_digits: row.phone === null || row.phone === undefined ? null : digitsOnly(row.phone),
+  };
 }
 
 /** `%` and `_` in user input match themselves, not any characters. */
@@ -76,46 +98,75 @@ function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** A folded text column, its trigram index (FTS5 over the table's rowid) and the table. */
+interface FoldedTextIndex {
+  table: 'legal_entities' | 'natural_persons';
+  column: string;
+  trigramIndex: string;
+}
+
+const COMPANY_NAME: FoldedTextIndex = {
+  table: 'legal_entities',
+  column: 'company_name_folded',
+  trigramIndex: 'legal_entities_company_name_fts',
+};
+const FIRST_NAME: FoldedTextIndex = {
+  table: 'natural_persons',
+  column: 'first_name_folded',
+  trigramIndex: 'natural_persons_name_fts',
+};
+const LAST_NAME: FoldedTextIndex = { ...FIRST_NAME, column: 'last_name_folded' };
+
+/** Rowids whose column holds the phrase, from the trigram index alone. */
+function trigramCandidates(index: FoldedTextIndex, folded: string) {
+  return sql`select rowid from ${sql.table(index.trigramIndex)} where ${sql.ref(index.column)} match ${ftsPhrase(folded)}`;
+}
+
 /**
- * Substring of the folded company name; `folded` is folded already. With `useIndex` the trigram
- * index (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
+ * Substring of a folded column; `folded` is folded already. With `useIndex` the trigram index
+ * (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
  * PostgreSQL: pg_trgm.
  */
-function companyNameContains(folded: string, useIndex: boolean): Expression<SqlBool> {
-  const like = sql<SqlBool>`${sql.ref('legal_entities.company_name_folded')} like ${likePatternContaining(folded)} escape '\\'`;
+function foldedContains(
+  index: FoldedTextIndex,
+  folded: string,
+  useIndex: boolean,
+): Expression<SqlBool> {
+  const like = sql<SqlBool>`${sql.ref(`${index.table}.${index.column}`)} like ${likePatternContaining(folded)} escape '\\'`;
   if (!useIndex) return like;
-  return sql<SqlBool>`${sql.ref('legal_entities.rowid')} in (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(folded)}) and ${like}`;
+  return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (${trigramCandidates(index, folded)}) and ${like}`;
 }
 
 /** max(rowid) reads one b-tree page where count(*) reads them all; deletions only raise it. */
-async function legalEntityCountEstimate(db: Db): Promise<number> {
+async function rowCountEstimate(db: Db, table: FoldedTextIndex['table']): Promise<number> {
   const { rows } = await sql<{
     highest: number | null;
-  }>`select max(rowid) as highest from legal_entities`.execute(db);
+  }>`select max(rowid) as highest from ${sql.table(table)}`.execute(db);
   return rows[0]?.highest ?? 0;
 }
 
 /**
- * Whether the trigram index should serve this company-name fragment. It needs one trigram (code
- * points, as the tokenizer counts). Then with C index candidates among N legal entities, the index
- * path looks up and sorts C rows, while the LIKE path walks the (created_at, entity_id,
- * company_name) index and reads about MAX_SEARCH_RESULTS * N / C entries before it has enough, each
- * about 8 times cheaper than a candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at
- * 100,000 entities 2,500 candidates; in SQLite alone "ltd", 15,000, is 37 ms by index and 8 ms by LIKE;
- * a fragment in no name is 0.3 ms by index and 30 ms by LIKE).
+ * Whether the trigram index should serve this fragment. It needs one trigram (code points, as the
+ * tokenizer counts). Then with C index candidates among N rows, the index path looks up and sorts
+ * C rows, while the LIKE path walks the (created_at, entity_id, folded text) index and reads about
+ * MAX_SEARCH_RESULTS * N / C entries before it has enough, each about 8 times cheaper than a
+ * candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at 100,000 entities 2,500
+ * candidates; in SQLite alone the company-name fragment "ltd", 15,000, is 37 ms by index and 8 ms
+ * by LIKE; a fragment in no name is 0.3 ms by index and 30 ms by LIKE).
  */
-async function companyNameIndexServes(
+async function trigramIndexServes(
   db: Db,
-  text: string,
+  index: FoldedTextIndex,
+  folded: string,
   maxCandidates: number | undefined,
 ): Promise<boolean> {
-  if (Array.from(text).length < TRIGRAM_LENGTH) return false;
+  if (Array.from(folded).length < TRIGRAM_LENGTH) return false;
   const limit =
     maxCandidates ??
-    Math.ceil(Math.sqrt((MAX_SEARCH_RESULTS * (await legalEntityCountEstimate(db))) / 8));
+    Math.ceil(Math.sqrt((MAX_SEARCH_RESULTS * (await rowCountEstimate(db, index.table))) / 8));
   const { rows } = await sql<{
     candidates: number;
-  }>`select count(*) as candidates from (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(text)} limit ${limit + 1})`.execute(
+  }>`select count(*) as candidates from (${trigramCandidates(index, folded)} limit ${limit + 1})`.execute(
     db,
   );
   return (rows[0]?.candidates ?? 0) <= limit;
@@ -146,7 +197,11 @@ export function legalEntitySearchQuery(
         const conditions: Expression<SqlBool>[] = [];
         if (search.companyNameContains !== undefined) {
           conditions.push(
-            companyNameContains(foldForSearch(search.companyNameContains), useTrigramIndex),
+            foldedContains(
+              COMPANY_NAME,
+              foldForSearch(search.companyNameContains),
+              useTrigramIndex,
+            ),
           );
         }
         if (search.registrationNumber !== undefined) {
@@ -165,14 +220,7 @@ export function legalEntitySearchQuery(
         }
         if (search.externalId !== undefined) {
           conditions.push(
-            eb(
-              'legal_entities.entity_id',
-              'in',
-              eb
-                .selectFrom('entities')
-                .select('entities.id')
-                .where('entities.external_id_folded', '=', foldForSearch(search.externalId)),
-            ),
+            eb('legal_entities.entity_id', 'in', externalIdMatches(db, search.externalId)),
           );
         }
         if (search.duns !== undefined) {
@@ -205,6 +253,64 @@ export function legalEntitySearchQuery(
       // The legal_entities_search_order index: no sort, and LIKE is tested inside the index.
       .orderBy('legal_entities.created_at')
       .orderBy('legal_entities.entity_id')
+      .limit(MAX_SEARCH_RESULTS)
+  );
+}
+
+/** IDs of the entities with this external ID (folded), for an `in` over either kind of entity. */
+function externalIdMatches(db: Db, externalId: string) {
+  return db
+    .selectFrom('entities')
+    .select('entities.id')
+    .where('entities.external_id_folded', '=', foldForSearch(externalId));
+}
+
+/** The natural-person search as one query, like legalEntitySearchQuery; exported for its plan tests. */
+export function naturalPersonSearchQuery(
+  db: Db,
+  search: NaturalPersonSearch,
+  useTrigramIndex: NameIndexUse,
+) {
+  return (
+    db
+      .selectFrom('natural_persons')
+      .select('natural_persons.entity_id')
+      .where((eb) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (search.firstNameContains !== undefined) {
+          conditions.push(
+            foldedContains(
+              FIRST_NAME,
+              foldForSearch(search.firstNameContains),
+              useTrigramIndex.firstName,
+            ),
+          );
+        }
+        if (search.lastNameContains !== undefined) {
+          conditions.push(
+            foldedContains(
+              LAST_NAME,
+              foldForSearch(search.lastNameContains),
+              useTrigramIndex.lastName,
+            ),
+          );
+        }
+        if (search.email !== undefined) {
+          conditions.push(eb('natural_persons.email_folded', '=', foldForSearch(search.email)));
+        }
+        if (search.phoneDigits !== undefined) {
+          conditions.push(eb('natural_persons.phone_digits', '=', search.phoneDigits));
+        }
+        if (search.externalId !== undefined) {
+          conditions.push(
+            eb('natural_persons.entity_id', 'in', externalIdMatches(db, search.externalId)),
+          );
+        }
+        return eb.and(conditions);
+      })
+      // The natural_persons_search_order index: no sort, and LIKE is tested inside the index.
+      .orderBy('natural_persons.created_at')
+      .orderBy('natural_persons.entity_id')
       .limit(MAX_SEARCH_RESULTS)
   );
 }
@@ -310,8 +416,26 @@ export function entitiesRepository(db: Db) {
           : foldForSearch(search.companyNameContains);
       const useIndex =
         companyName !== undefined &&
-        (await companyNameIndexServes(db, companyName, maxIndexCandidates));
+        (await trigramIndexServes(db, COMPANY_NAME, companyName, maxIndexCandidates));
       const rows = await legalEntitySearchQuery(db, search, useIndex).execute();
+      return rows.map((row) => row.entity_id);
+    },
+
+    /**
+     * IDs of the natural persons matching every given criterion, oldest first; `maxIndexCandidates`
+     * as for searchLegalEntities.
+     */
+    async searchNaturalPersons(
+      search: NaturalPersonSearch,
+      maxIndexCandidates?: number,
+    ): Promise<string[]> {
+      const serves = async (index: FoldedTextIndex, text: string | undefined) =>
+        text !== undefined &&
+        (await trigramIndexServes(db, index, foldForSearch(text), maxIndexCandidates));
+      const rows = await naturalPersonSearchQuery(db, search, {
+        firstName: await serves(FIRST_NAME, search.firstNameContains),
+        lastName: await serves(LAST_NAME, search.lastNameContains),
+      }).execute();
       return rows.map((row) => row.entity_id);
     },
 

@@ -14,6 +14,7 @@ import {
   legalEntitySearchQuerySchema,
   MAX_DOCUMENT_BYTES,
   naturalPersonResponseSchema,
+  naturalPersonSearchQuerySchema,
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
 import { callerOf } from '../auth/caller.ts';
@@ -23,7 +24,13 @@ import type { AppServices } from '../services.ts';
 import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
 import { MAX_SEARCH_RESULTS } from './repository.ts';
 import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
-import { getLegalEntity, getNaturalPerson, listEntities, searchLegalEntities } from './service.ts';
+import {
+  getLegalEntity,
+  getNaturalPerson,
+  listEntities,
+  searchLegalEntities,
+  searchNaturalPersons,
+} from './service.ts';
 
 /**
  * Room for four 10 MB documents in base64 plus the rest of the payload; twenty such documents
@@ -129,6 +136,30 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     },
     ({ params, reply }) =>
       sendCachedEnvelope(reply, cache, `legal ${params.id}`, () => getLegalEntity(db, params.id)),
+  );
+
+  // The collection path; `/entities/natural-persons/:id` below is one person.
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/natural-persons',
+      summary: 'Search natural persons',
+      description: `IDs of the natural persons matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. Text is compared folded (NFKC, then full Unicode case folding). firstName, lastName: substring; email, externalID: exact; phone: digits only.`,
+      tag: 'Entities',
+      auth: 'caller',
+      query: naturalPersonSearchQuerySchema,
+      response: {
+        status: 200,
+        schema: searchResponseSchema,
+        description: 'Matching natural-person IDs',
+      },
+      errors: [400],
+    },
+    ({ query, reply }) =>
+      sendCachedEnvelope(reply, cache, `person-search ${JSON.stringify(query)}`, () =>
+        searchNaturalPersons(db, query),
+      ),
   );
 
   defineRoute(

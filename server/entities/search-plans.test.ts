@@ -4,7 +4,12 @@ import path from 'node:path';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
-import { legalEntitySearchQuery, type LegalEntitySearch } from './repository.ts';
+import {
+  legalEntitySearchQuery,
+  naturalPersonSearchQuery,
+  type LegalEntitySearch,
+  type NaturalPersonSearch,
+} from './repository.ts';
 
 let dataDir: string;
 let db: Db;
@@ -51,5 +56,35 @@ describe('legal-entity search query plans', () => {
     expect(
       await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' }, false)),
     ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
+  });
+});
+
+describe('natural-person search query plans', () => {
+  const likeOnly = { firstName: false, lastName: false };
+
+  it.each<[string, NaturalPersonSearch, string]>([
+    ['email', { email: 'zoe@example.com' }, 'natural_persons_email_folded'],
+    ['phone', { phoneDigits: '442079460000' }, 'natural_persons_phone'],
+    ['externalID', { externalId: 'CRM-1' }, 'entities_external_id_folded'],
+  ])('%s is looked up in its index, no table is scanned', async (_name, search, index) => {
+    const plan = await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly));
+    expect(
+      plan.some((line) => line.includes(` INDEX ${index} (`)),
+      plan.join('\n'),
+    ).toBe(true);
+    expect(scans(plan)).toEqual([]);
+  });
+
+  it('firstName and lastName read the trigram index, or walk the covering search-order index', async () => {
+    const search = { firstNameContains: 'zoë', lastNameContains: 'straße' };
+    const byIndex = await queryPlanOf(
+      db,
+      naturalPersonSearchQuery(db, search, { firstName: true, lastName: true }),
+    );
+    expect(byIndex.some((line) => line.includes('natural_persons_name_fts'))).toBe(true);
+    expect(scans(byIndex)).toEqual([]);
+    expect(await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly))).toEqual([
+      'SCAN natural_persons USING COVERING INDEX natural_persons_search_order',
+    ]);
   });
 });
