@@ -45,6 +45,7 @@ export default defineConfig({
             'server/db/migrations.test.ts',
             'server/entities/company-name-search.test.ts',
             'server/entities/search-fallback.test.ts',
+            'server/entities/search-plans.test.ts',
             // No database: configuration, helpers and the gateway in front of an upstream.
             'server/gateway/**',
             'server/launch.test.ts',

@@ -318,12 +318,14 @@ export async function runServerBench(
       for (const entity of page)
         if (entity.corporateInformation) names.push(entity.corporateInformation.companyName);
     }
-    // Parts of names as a reviewer types them: 3 to 8 characters from anywhere in the name.
+    // Parts of names as a reviewer types them: 3 to 8 characters from anywhere in the name, a fifth
+    // in capitals (accented names among them: ÖSTERREICHISCHE, STRASSE for Straße), all folded.
     const missFragments = new Set<string>();
     for (let attempt = 0; missFragments.size < 1_000 && attempt < 100_000; attempt++) {
       const name = random.pick(names);
       const from = random.int(0, Math.max(0, name.length - 3));
-      missFragments.add(name.slice(from, from + random.int(3, 8)));
+      const fragment = name.slice(from, from + random.int(3, 8));
+      missFragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
     }
     const cycle = (paths: string[]) => {
       let next = 0;
@@ -374,6 +376,12 @@ export async function runServerBench(
       {
         name: 'search companyName="gmbh" (common)',
         url: `${api}/entities/legal-entities?companyName=gmbh`,
+        headers: auth,
+        pid,
+      },
+      {
+        name: 'search companyName="STRASSE" (non-ASCII: finds Straße)',
+        url: `${api}/entities/legal-entities?companyName=STRASSE`,
         headers: auth,
         pid,
       },

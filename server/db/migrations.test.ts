@@ -5,11 +5,37 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { foldForSearch } from '../../src/contract/search-text.ts';
+import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';
 import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
+import { queryPlanOf } from '../testing/query-plan.ts';
+import { openDatabase } from './database.ts';
 import { migrateToLatest, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
+
+/** A legal entity as the first schema holds it, for databases not yet migrated to the newest one. */
+async function insertEarlyLegalEntity(
+  db: Kysely<Database>,
+  row: {
+    createdAt: string;
+    companyName?: string;
+    registrationNumber?: string;
+    externalId?: string;
+  },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await sql`insert into entities (id, kind, created_at, external_id, kyc_status, risk_level, last_update, tags)
+    values (${id}, 'legal', ${row.createdAt}, ${row.externalId ?? null}, 'New', 'Low', ${row.createdAt}, '[]')`.execute(
+    db,
+  );
+  await sql`insert into legal_entities (entity_id, company_name, registration_number, country)
+    values (${id}, ${row.companyName ?? `Early ${id}`}, ${row.registrationNumber ?? id}, 'GB')`.execute(
+    db,
+  );
+  return id;
+}
 
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-migrations-'));
@@ -78,14 +104,10 @@ describe('0004_legal_entity_search_order', () => {
     try {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0003_document_chunks')).error).toBeUndefined();
-      const before = await insertLegalEntity(db, {
-        entity: { created_at: '2024-01-02T03:04:05.000Z' },
-      });
+      const before = await insertEarlyLegalEntity(db, { createdAt: '2024-01-02T03:04:05.000Z' });
 
-      await migrateToLatest(db as unknown as Kysely<unknown>);
-      const after = await insertLegalEntity(db, {
-        entity: { created_at: '2025-06-07T08:09:10.000Z' },
-      });
+      expect((await migrator.migrateTo('0004_legal_entity_search_order')).error).toBeUndefined();
+      const after = await insertEarlyLegalEntity(db, { createdAt: '2025-06-07T08:09:10.000Z' });
 
       const rows = await db
         .selectFrom('legal_entities')
@@ -93,8 +115,8 @@ describe('0004_legal_entity_search_order', () => {
         .orderBy('created_at')
         .execute();
       expect(rows).toEqual([
-        { entity_id: before.legalEntityId, created_at: '2024-01-02T03:04:05.000Z' },
-        { entity_id: after.legalEntityId, created_at: '2025-06-07T08:09:10.000Z' },
+        { entity_id: before, created_at: '2024-01-02T03:04:05.000Z' },
+        { entity_id: after, created_at: '2025-06-07T08:09:10.000Z' },
       ]);
       const plan = await sql<{
         detail: string;
@@ -106,6 +128,161 @@ describe('0004_legal_entity_search_order', () => {
       ]);
     } finally {
       await db.destroy();
+    }
+  });
+});
+
+describe('0006_search_fold', () => {
+  it('fills the folded copies of existing rows, indexes them, and refuses rows without them', async () => {
+    const sqlite = new SQLite(path.join(dataDir, 'fold.sqlite'));
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0004_legal_entity_search_order')).error).toBeUndefined();
+      const ecole = await insertEarlyLegalEntity(db, {
+        createdAt: '2024-01-01T00:00:00.000Z',
+        companyName: 'ÉCOLE ÖSTERREICH',
+        registrationNumber: 'FN 123456 a',
+        externalId: 'CRM-Ä1',
+      });
+      const strasse = await insertEarlyLegalEntity(db, {
+        createdAt: '2024-02-01T00:00:00.000Z',
+        companyName: 'Hauptstraße Großhandel GmbH',
+        registrationNumber: 'HRB-Straße/12.3',
+      });
+      const personId = crypto.randomUUID();
+      await sql`insert into entities (id, kind, created_at, kyc_status, risk_level, last_update, tags)
+        values (${personId}, 'person', '2024-03-01T00:00:00.000Z', 'New', 'Low', '2024-03-01T00:00:00.000Z', '[]')`.execute(
+        db,
+      );
+      await sql`insert into natural_persons (entity_id, first_name, last_name, email, phone)
+        values (${personId}, 'Zoë', 'Ängström', 'Zoe.Angstrom@Example.COM', '+46 (8) 123-45')`.execute(
+        db,
+      );
+
+      await migrateToLatest(db as unknown as Kysely<unknown>);
+
+      const legal = await db
+        .selectFrom('legal_entities')
+        .select(['entity_id', 'company_name_folded', 'registration_number_normalised'])
+        .orderBy('created_at')
+        .execute();
+      expect(legal).toEqual([
+        {
+          entity_id: ecole,
+          company_name_folded: 'école österreich',
+          registration_number_normalised: 'fn123456a',
+        },
+        {
+          entity_id: strasse,
+          company_name_folded: 'hauptstrasse grosshandel gmbh',
+          registration_number_normalised: 'hrbstrasse123',
+        },
+      ]);
+      const entity = await db
+        .selectFrom('entities')
+        .select(['external_id_folded'])
+        .where('id', '=', ecole)
+        .executeTakeFirstOrThrow();
+      expect(entity.external_id_folded).toBe(foldForSearch('CRM-Ä1'));
+      const person = await db
+        .selectFrom('natural_persons')
+        .select([
+          'email_folded',
+          'first_name_folded',
+          'last_name_folded',
+          'phone_digits',
+          'created_at',
+        ])
+        .where('entity_id', '=', personId)
+        .executeTakeFirstOrThrow();
+      expect(person).toEqual({
+        email_folded: 'zoe.angstrom@example.com',
+        first_name_folded: 'zoë',
+        last_name_folded: 'ängström',
+        phone_digits: '46812345',
+        created_at: '2024-03-01T00:00:00.000Z',
+      });
+
+      const repository = entitiesRepository(db);
+      for (const maxIndexCandidates of [Number.MAX_SAFE_INTEGER, 0]) {
+        for (const [text, id] of [
+          ['école österreich', ecole],
+          ['ÉCOLE ÖSTERREICH', ecole],
+          ['STRASSE', strasse],
+          ['großhandel', strasse],
+        ] as const) {
+          expect(
+            await repository.searchLegalEntities({ companyNameContains: text }, maxIndexCandidates),
+            `${text}, at most ${String(maxIndexCandidates)} index candidates`,
+          ).toEqual([id]);
+        }
+      }
+      for (const maxIndexCandidates of [Number.MAX_SAFE_INTEGER, 0]) {
+        expect(
+          await repository.searchNaturalPersons(
+            { firstNameContains: 'ZOË', lastNameContains: 'ÄNGSTRÖM' },
+            maxIndexCandidates,
+          ),
+        ).toEqual([personId]);
+      }
+      const integrity = sql`insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rank) values ('integrity-check', 1)`;
+      await expect(integrity.execute(db)).resolves.toBeDefined();
+      const namesIntegrity = sql`insert into natural_persons_name_fts (natural_persons_name_fts, rank) values ('integrity-check', 1)`;
+      await expect(namesIntegrity.execute(db)).resolves.toBeDefined();
+      expect(
+        await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'x' }, false)),
+      ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
+
+      await expect(
+        insertEarlyLegalEntity(db, { createdAt: '2025-01-01T00:00:00.000Z' }),
+      ).rejects.toThrow(/company_name_folded/);
+      // The unique index now holds the normalised number.
+      await expect(
+        insertLegalEntity(db, {
+          legalEntity: { registration_number: 'FN-123456-A', country: 'GB' },
+        }),
+      ).rejects.toThrow(/UNIQUE constraint failed: legal_entities.registration_number_normalised/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describe('0006_search_fold on registration numbers that become one', () => {
+  it('stops the start with the numbers and entity ids to correct, and leaves the database as it was', async () => {
+    const directory = path.join(dataDir, 'duplicates');
+    await fs.mkdir(directory);
+    const file = path.join(directory, 'kyc-desk.sqlite');
+    const early = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SQLite(file) }),
+    });
+    const migrator = new Migrator({ db: early, provider: migrationProvider });
+    expect((await migrator.migrateTo('0004_legal_entity_search_order')).error).toBeUndefined();
+    const first = await insertEarlyLegalEntity(early, {
+      createdAt: '2024-01-01T00:00:00.000Z',
+      registrationNumber: 'ABC-1',
+    });
+    const second = await insertEarlyLegalEntity(early, {
+      createdAt: '2024-01-02T00:00:00.000Z',
+      registrationNumber: 'abc 1',
+    });
+    await early.destroy();
+
+    const opening = openDatabase(directory);
+    await expect(opening).rejects.toThrow(/0006_search_fold/);
+    await expect(opening).rejects.toThrow(`ABC-1 / abc 1 in GB (${first}, ${second})`);
+
+    const after = new SQLite(file, { readonly: true });
+    try {
+      const columns = after.prepare(`select name from pragma_table_info('legal_entities')`).all();
+      expect(columns).not.toContainEqual({ name: 'company_name_folded' });
+      const newest = after
+        .prepare('select name from kysely_migration order by name desc limit 1')
+        .get();
+      expect(newest).toEqual({ name: '0004_legal_entity_search_order' });
+    } finally {
+      after.close();
     }
   });
 });

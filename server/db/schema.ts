@@ -13,6 +13,8 @@ export interface EntityTable {
   next_kyc_review: string | null;
   /** JSON array of strings. */
   tags: string;
+  /** foldForSearch(external_id), for search. */
+  external_id_folded: string | null;
 }
 
 export interface LegalEntityTable {
@@ -33,6 +35,10 @@ export interface LegalEntityTable {
   postal_code: string;
   /** entities.created_at, copied by a trigger on insert, for the search order. */
   created_at: Generated<string>;
+  /** foldForSearch(company_name): the trigram index and the LIKE fallback search this. */
+  company_name_folded: string;
+  /** normalisedRegistrationNumber(registration_number): unique per country; search compares it. */
+  registration_number_normalised: string;
 }
 
 export interface NaturalPersonTable {
@@ -48,6 +54,15 @@ export interface NaturalPersonTable {
   state_province: string | null;
   country_code: string | null;
   postal_code: string | null;
+  /** foldForSearch(email), for search. */
+  email_folded: string | null;
+  /** foldForSearch of the names: the trigram index and the LIKE fallback search these. */
+  first_name_folded: string;
+  last_name_folded: string;
+  /** Digits of phone, for search that ignores punctuation. */
+  phone_digits: string | null;
+  /** entities.created_at, copied by a trigger on insert, for the search order. */
+  created_at: Generated<string>;
 }
 
 export interface EntityLinkTable {
@@ -168,6 +183,17 @@ export interface Database {
   app_settings: { key: string; value: string };
   sign_in_attempts: SignInAttemptTable;
 }
+
+/** Rows as their writers build them; the entities repository adds the search columns. */
+export type EntityInput = Omit<Insertable<EntityTable>, 'external_id_folded'>;
+export type LegalEntityInput = Omit<
+  Insertable<LegalEntityTable>,
+  'company_name_folded' | 'registration_number_normalised'
+>;
+export type NaturalPersonInput = Omit<
+  Insertable<NaturalPersonTable>,
+  'email_folded' | 'first_name_folded' | 'last_name_folded' | 'phone_digits'
+>;
 
 export type EntityRow = Selectable<EntityTable>;
 export type LegalEntityRow = Selectable<LegalEntityTable>;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { legalEntityResponseSchema, searchResponseSchema } from '../../src/contract/entities.ts';
+import { foldForSearch } from '../../src/contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
@@ -42,7 +43,7 @@ function containing(
   limit = 500,
 ): string[] {
   return rows
-    .filter((row) => row.company_name.toLowerCase().includes(text.toLowerCase()))
+    .filter((row) => foldForSearch(row.company_name).includes(foldForSearch(text)))
     .map((row) => row.entity_id)
     .slice(0, limit);
 }
@@ -56,12 +57,33 @@ afterAll(async () => {
 });
 
 describe('companyName search through the trigram index', () => {
-  it('finds a substring in the middle of a word and across words, ignoring ASCII case', async () => {
+  it('finds a substring in the middle of a word and across words, ignoring case', async () => {
     const blackthorne = await create('Blackthorne Consolidated Mining');
     expect(await search('kthor')).toEqual([blackthorne.id]);
     expect(await search('KTHORNE CON')).toEqual([blackthorne.id]);
     expect(await search('olidated min')).toEqual([blackthorne.id]);
     expect(await search('thorne  con')).toEqual([]);
+  });
+
+  it('finds names with non-ASCII capitals by their exact name and in lower case', async () => {
+    const suffix = uniqueSuffix();
+    const ecole = await create(`ÉCOLE ÖSTERREICH ${suffix}`);
+    const strasse = await create(`Hauptstraße ${suffix} Handel`);
+    const sigma = await create(`ΟΔΟΣ ${suffix} Α.Ε.`);
+    expect(await search(`ÉCOLE ÖSTERREICH ${suffix}`)).toEqual([ecole.id]);
+    expect(await search(`école österreich ${suffix.toLowerCase()}`)).toEqual([ecole.id]);
+    // É as E and a combining acute accent: the same name after NFKC.
+    expect(await search(`E\u0301cole Österreich ${suffix}`)).toEqual([ecole.id]);
+    expect(await search(`STRASSE ${suffix}`)).toEqual([strasse.id]);
+    expect(await search(`hauptstrasse ${suffix}`)).toEqual([strasse.id]);
+    expect(await search(`οδος ${suffix}`)).toEqual([sigma.id]);
+    expect(await search(`ΟΔΟΣ ${suffix}`)).toEqual([sigma.id]);
+    const rows = await legalEntitiesOldestFirst();
+    // One or two code points after folding: the LIKE path, with the same folding.
+    expect(await search('Ö')).toEqual(containing(rows, 'ö'));
+    expect(await search('Ö')).toContain(ecole.id);
+    expect(await search('ß')).toEqual(containing(rows, 'ss'));
+    expect(await search('ß')).toContain(strasse.id);
   });
 
   it('takes quotes and FTS5 query syntax in the input literally', async () => {
@@ -149,7 +171,10 @@ describe('companyName search through the trigram index', () => {
     const db = server.app.services.db;
     await db
       .updateTable('legal_entities')
-      .set({ company_name: 'Tamarind Renamed Trading' })
+      .set({
+        company_name: 'Tamarind Renamed Trading',
+        company_name_folded: foldForSearch('Tamarind Renamed Trading'),
+      })
       .where('entity_id', '=', renamed.id)
       .execute();
     await db.deleteFrom('entities').where('id', '=', deleted.id).execute();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
-import type { EntityRow, VerificationRow } from '../db/schema.ts';
+import type { EntityInput, VerificationRow } from '../db/schema.ts';
 import { mimeTypeOf } from '../documents/mime-type.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -57,7 +57,7 @@ function recordsOf(
   const today = createdAt.slice(0, 10);
   const dateReceived = `${today} ${createdAt.slice(11, 19)}`;
   const info = input.corporateInformation;
-  const entity: EntityRow = {
+  const entity: EntityInput = {
     id: crypto.randomUUID(),
     kind: 'legal',
     created_at: createdAt,
@@ -186,11 +186,15 @@ export async function createLegalEntity(
     }
 
     const info = input.corporateInformation;
-    const existingId = await entities.findByRegistration(info.registrationNumber, info.country);
-    if (existingId) {
+    const existing = await entities.findByRegistration(info.registrationNumber, info.country);
+    if (existing) {
+      const storedAs =
+        existing.registration_number === info.registrationNumber
+          ? ''
+          : ` (stored as ${existing.registration_number})`;
       throw new ApiError(
         409,
-        `A legal entity with registration number ${info.registrationNumber} in ${info.country} already exists: ${existingId}.`,
+        `A legal entity with registration number ${info.registrationNumber} in ${info.country} already exists: ${existing.entity_id}${storedAs}.`,
       );
     }
 

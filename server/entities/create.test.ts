@@ -12,12 +12,19 @@ import {
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
+import {
+  dropTestDatabaseUrl,
+  newTestDatabaseUrl,
+  startTestServer,
+  testMode,
+  type TestServer,
+} from '../testing/harness.ts';
 import { CREATE_BODY_LIMIT } from './routes.ts';
 import {
   legalEntityPayload,
   payloadWithCorporateInformation,
   postLegalEntity,
+  uniqueSuffix,
   validLei,
 } from './test-payloads.ts';
 
@@ -157,6 +164,7 @@ describe('POST /api/v2/entities/legal-entities', () => {
     ['corporateInformation.glei', { glei: 'SHORT' }],
     ['corporateInformation.companyName', { companyName: ' ' }],
     ['corporateInformation.registrationNumber', { registrationNumber: '' }],
+    ['corporateInformation.registrationNumber', { registrationNumber: ' - ./ ' }],
   ])('rejects a bad %s with a field error', async (field, overrides) => {
     const before = await entityCount();
     const response = await postLegalEntity(server, payloadWithCorporateInformation(overrides));
@@ -332,6 +340,63 @@ describe('POST /api/v2/entities/legal-entities', () => {
     });
     expect((await postLegalEntity(server, elsewhere)).status).toBe(201);
   });
+
+  it('takes registration numbers that differ in spaces, dashes, dots, slashes or case as one', async () => {
+    const suffix = uniqueSuffix();
+    const payload = legalEntityPayload({
+      corporateInformation: { registrationNumber: `ABC-${suffix}-Straße`, country: 'DE' },
+    });
+    const first = await postLegalEntity(server, payload);
+    expect(first.status, first.text).toBe(201);
+    const existingId = legalEntityResponseSchema.parse(first.body).data.id;
+    const before = await entityCount();
+
+    for (const registrationNumber of [
+      `ABC ${suffix} Straße`,
+      `ABC${suffix}Straße`,
+      `abc.${suffix.toLowerCase()}/STRASSE`,
+      `ABC\u2013${suffix} \u00A0 Straße`,
+    ]) {
+      const response = await postLegalEntity(
+        server,
+        legalEntityPayload({ corporateInformation: { registrationNumber, country: 'DE' } }),
+      );
+      expect(response.status, registrationNumber).toBe(409);
+      const message = errorEnvelopeSchema.parse(response.body).message;
+      expect(message).toContain(existingId);
+      expect(message).toContain(`stored as ABC-${suffix}-Straße`);
+    }
+    expect(await entityCount()).toBe(before);
+
+    // The number is kept as entered, and search finds it by any spelling.
+    expect(
+      legalEntityResponseSchema.parse(first.body).data.corporateInformation.registrationNumber,
+    ).toBe(`ABC-${suffix}-Straße`);
+    expect(await idsWithRegistration(`abc${suffix}strasse`.toLowerCase())).toEqual([existingId]);
+    expect(await idsWithRegistration(`ABC / ${suffix} . STRASSE`)).toEqual([existingId]);
+    expect(await idsWithRegistration(`ABC-${suffix}-Strase`)).toEqual([]);
+
+    const elsewhere = legalEntityPayload({
+      corporateInformation: { registrationNumber: `ABC ${suffix} Straße`, country: 'AT' },
+    });
+    expect((await postLegalEntity(server, elsewhere)).status).toBe(201);
+  });
+
+  it('answers 409 for ABC x after ABC-x, and search abcx finds ABC-x', async () => {
+    const suffix = uniqueSuffix();
+    const first = await postLegalEntity(
+      server,
+      legalEntityPayload({ corporateInformation: { registrationNumber: `ABC-x${suffix}` } }),
+    );
+    expect(first.status, first.text).toBe(201);
+    const id = legalEntityResponseSchema.parse(first.body).data.id;
+    const second = await postLegalEntity(
+      server,
+      legalEntityPayload({ corporateInformation: { registrationNumber: `ABC x${suffix}` } }),
+    );
+    expect(second.status, second.text).toBe(409);
+    expect(await idsWithRegistration(`abcx${suffix.toLowerCase()}`)).toEqual([id]);
+  });
 });
 
 describe('Idempotency-Key', () => {
@@ -415,9 +480,10 @@ describe('Idempotency-Key', () => {
 describe('persistence', () => {
   it('keeps entities and documents across a restart on the same data directory', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-restart-'));
+    const databaseUrl = await newTestDatabaseUrl();
     try {
       const bytes = crypto.randomBytes(4096);
-      const first = await startTestServer({ dataDir });
+      const first = await startTestServer({ dataDir, databaseUrl });
       const response = await postLegalEntity(
         first,
         legalEntityPayload({
@@ -429,7 +495,7 @@ describe('persistence', () => {
       const created = legalEntityResponseSchema.parse(response.body).data;
       await first.close();
 
-      const second = await startTestServer({ dataDir });
+      const second = await startTestServer({ dataDir, databaseUrl });
       try {
         const fetched = await second.request(`/api/v2/entities/legal-entities/${created.id}`);
         expect(legalEntityResponseSchema.parse(fetched.body).data).toEqual(created);
@@ -442,6 +508,7 @@ describe('persistence', () => {
       }
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
+      await dropTestDatabaseUrl(databaseUrl);
     }
   });
 });

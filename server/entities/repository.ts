@@ -1,10 +1,16 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
+import { digitsOnly } from '../../src/contract/identifiers.ts';
+import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type { Db } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
 import type {
   Database,
+  EntityInput,
   EntityRow,
+  LegalEntityInput,
   LegalEntityRow,
+  NaturalPersonInput,
   NaturalPersonRow,
   VerificationRow,
 } from '../db/schema.ts';
@@ -12,7 +18,10 @@ import type {
 export type EntityLinkRow = Selectable<Database['entity_links']>;
 export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
 
-/** Search criteria already normalised by the service (DUNS padded, phone reduced to digits). */
+/**
+ * Search criteria already normalised by the service (DUNS padded, phone reduced to digits); text
+ * is folded here.
+ */
 export interface LegalEntitySearch {
   companyNameContains?: string;
   registrationNumber?: string;
@@ -23,14 +32,59 @@ export interface LegalEntitySearch {
   primaryContactEmail?: string;
 }
 
+/** Natural-person criteria, the phone reduced to digits by the service; text is folded here. */
+export interface NaturalPersonSearch {
+  firstNameContains?: string;
+  lastNameContains?: string;
+  email?: string;
+  phoneDigits?: string;
+  externalId?: string;
+}
+
+/** Which name criteria the trigram index serves (the others walk the search-order index). */
+export interface NameIndexUse {
+  firstName: boolean;
+  lastName: boolean;
+}
+
 export interface NewLegalEntity {
-  entity: EntityRow;
-  legalEntity: Insertable<Database['legal_entities']>;
+  entity: EntityInput;
+  legalEntity: LegalEntityInput;
   verifications: VerificationRow[];
-  primaryContact?: { entity: EntityRow; person: NaturalPersonRow };
+  primaryContact?: { entity: EntityInput; person: NaturalPersonInput };
 }
 
 export const MAX_SEARCH_RESULTS = 500;
+
+const foldedOrNull = (text: string | null | undefined) =>
+  text === null || text === undefined ? null : foldForSearch(text);
+
+/** The row with the folded copies search compares; every writer of entities goes through these. */
+export function withEntitySearchColumns(row: EntityInput): Insertable<Database['entities']> {
+  return { ...row, external_id_folded: foldedOrNull(row.external_id) };
+}
+
+export function withLegalEntitySearchColumns(
+  row: LegalEntityInput,
+): Insertable<Database['legal_entities']> {
+  return {
+    ...row,
+    company_name_folded: foldForSearch(row.company_name),
+    registration_number_normalised: normalisedRegistrationNumber(row.registration_number),
+  };
+}
+
+export function withNaturalPersonSearchColumns(
+  row: NaturalPersonInput,
+): Insertable<Database['natural_persons']> {
+  return {
+    ...row,
+    email_folded: foldedOrNull(row.email),
+    first_name_folded: foldForSearch(row.first_name),
+    last_name_folded: foldForSearch(row.last_name),
+    phone_digits: row.phone === null || row.phone === undefined ? null : digitsOnly(row.phone),
+  };
+}
 
 /** `%` and `_` in user input match themselves, not any characters. */
 function likePatternContaining(text: string): string {
@@ -45,54 +99,226 @@ function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/** A folded text column, its trigram index (FTS5 over the table's rowid) and the table. */
+interface FoldedTextIndex {
+  table: 'legal_entities' | 'natural_persons';
+  column: string;
+  trigramIndex: string;
+}
+
+const COMPANY_NAME: FoldedTextIndex = {
+  table: 'legal_entities',
+  column: 'company_name_folded',
+  trigramIndex: 'legal_entities_company_name_fts',
+};
+const FIRST_NAME: FoldedTextIndex = {
+  table: 'natural_persons',
+  column: 'first_name_folded',
+  trigramIndex: 'natural_persons_name_fts',
+};
+const LAST_NAME: FoldedTextIndex = { ...FIRST_NAME, column: 'last_name_folded' };
+
+/** Rowids whose column holds the phrase, from the trigram index alone. */
+function trigramCandidates(index: FoldedTextIndex, folded: string) {
+  return sql`select rowid from ${sql.table(index.trigramIndex)} where ${sql.ref(index.column)} match ${ftsPhrase(folded)}`;
+}
+
 /**
- * Case-insensitive substring of company_name. With `useIndex` the trigram index (migration 0002)
- * narrows the rows; LIKE still decides, so both paths give the same answer. PostgreSQL: pg_trgm.
+ * Substring of a folded column; `folded` is folded already. With `useIndex` the trigram index
+ * (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
+ * PostgreSQL: pg_trgm.
  */
-function companyNameContains(text: string, useIndex: boolean): Expression<SqlBool> {
-  const pattern = likePatternContaining(text.toLowerCase());
-  const like = sql<SqlBool>`lower(${sql.ref('legal_entities.company_name')}) like ${pattern} escape '\\'`;
+function foldedContains(
+  index: FoldedTextIndex,
+  folded: string,
+  useIndex: boolean,
+): Expression<SqlBool> {
+  const like = sql<SqlBool>`${sql.ref(`${index.table}.${index.column}`)} like ${likePatternContaining(folded)} escape '\\'`;
   if (!useIndex) return like;
-  return sql<SqlBool>`${sql.ref('legal_entities.rowid')} in (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(text)}) and ${like}`;
+  return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (${trigramCandidates(index, folded)}) and ${like}`;
 }
 
 /** max(rowid) reads one b-tree page where count(*) reads them all; deletions only raise it. */
-async function legalEntityCountEstimate(db: Db): Promise<number> {
+async function rowCountEstimate(db: Db, table: FoldedTextIndex['table']): Promise<number> {
   const { rows } = await sql<{
     highest: number | null;
-  }>`select max(rowid) as highest from legal_entities`.execute(db);
+  }>`select max(rowid) as highest from ${sql.table(table)}`.execute(db);
   return rows[0]?.highest ?? 0;
 }
 
 /**
- * Whether the trigram index should serve this company-name fragment. It needs one trigram (code
- * points, as the tokenizer counts). Then with C index candidates among N legal entities, the index
- * path looks up and sorts C rows, while the LIKE path walks the (created_at, entity_id,
- * company_name) index and reads about MAX_SEARCH_RESULTS * N / C entries before it has enough, each
- * about 8 times cheaper than a candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at
- * 100,000 entities 2,500 candidates; in SQLite alone "ltd", 15,000, is 37 ms by index and 8 ms by LIKE;
- * a fragment in no name is 0.3 ms by index and 30 ms by LIKE).
+ * Whether the trigram index should serve this fragment. It needs one trigram (code points, as the
+ * tokenizer counts). Then with C index candidates among N rows, the index path looks up and sorts
+ * C rows, while the LIKE path walks the (created_at, entity_id, folded text) index and reads about
+ * MAX_SEARCH_RESULTS * N / C entries before it has enough, each about 8 times cheaper than a
+ * candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at 100,000 entities 2,500
+ * candidates; in SQLite alone the company-name fragment "ltd", 15,000, is 37 ms by index and 8 ms
+ * by LIKE; a fragment in no name is 0.3 ms by index and 30 ms by LIKE).
  */
-async function companyNameIndexServes(
+async function trigramIndexServes(
   db: Db,
-  text: string,
+  index: FoldedTextIndex,
+  folded: string,
   maxCandidates: number | undefined,
 ): Promise<boolean> {
-  if (Array.from(text).length < TRIGRAM_LENGTH) return false;
+  // PostgreSQL's planner chooses pg_trgm's GIN index for the LIKE itself, from its statistics.
+  if (engineOf(db) === 'postgres') return false;
+  if (Array.from(folded).length < TRIGRAM_LENGTH) return false;
   const limit =
     maxCandidates ??
-    Math.ceil(Math.sqrt((MAX_SEARCH_RESULTS * (await legalEntityCountEstimate(db))) / 8));
+    Math.ceil(Math.sqrt((MAX_SEARCH_RESULTS * (await rowCountEstimate(db, index.table))) / 8));
   const { rows } = await sql<{
     candidates: number;
-  }>`select count(*) as candidates from (select rowid from legal_entities_company_name_fts where legal_entities_company_name_fts match ${ftsPhrase(text)} limit ${limit + 1})`.execute(
+  }>`select count(*) as candidates from (${trigramCandidates(index, folded)} limit ${limit + 1})`.execute(
     db,
   );
   return (rows[0]?.candidates ?? 0) <= limit;
 }
 
-/** Case-insensitive equality that the `collate nocase` indexes serve; a PostgreSQL dialect would use lower() = lower(). */
-function equalsIgnoringCase(column: string, value: string): Expression<SqlBool> {
-  return sql<SqlBool>`${sql.ref(column)} = ${value} collate nocase`;
+/**
+ * Equality with a folded value for columns that hold only ASCII (LEIs): there the `collate nocase`
+ * index (SQLite) or the `lower()` index (PostgreSQL) compares as folding would, without a folded
+ * copy.
+ */
+function equalsAsciiIgnoringCase(db: Db, column: string, folded: string): Expression<SqlBool> {
+  return engineOf(db) === 'postgres'
+    ? sql<SqlBool>`lower(${sql.ref(column)}) = ${folded}`
+    : sql<SqlBool>`${sql.ref(column)} = ${folded} collate nocase`;
+}
+
+/**
+ * The search as one query, every criterion compared folded and served by an index of its own;
+ * exported for the query-plan tests.
+ */
+export function legalEntitySearchQuery(
+  db: Db,
+  search: LegalEntitySearch,
+  useTrigramIndex: boolean,
+) {
+  return (
+    db
+      .selectFrom('legal_entities')
+      .select('legal_entities.entity_id')
+      .where((eb) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (search.companyNameContains !== undefined) {
+          conditions.push(
+            foldedContains(
+              COMPANY_NAME,
+              foldForSearch(search.companyNameContains),
+              useTrigramIndex,
+            ),
+          );
+        }
+        if (search.registrationNumber !== undefined) {
+          conditions.push(
+            eb(
+              'legal_entities.registration_number_normalised',
+              '=',
+              normalisedRegistrationNumber(search.registrationNumber),
+            ),
+          );
+        }
+        if (search.glei !== undefined) {
+          conditions.push(
+            equalsAsciiIgnoringCase(db, 'legal_entities.glei', foldForSearch(search.glei)),
+          );
+        }
+        if (search.externalId !== undefined) {
+          conditions.push(
+            eb('legal_entities.entity_id', 'in', externalIdMatches(db, search.externalId)),
+          );
+        }
+        if (search.duns !== undefined) {
+          conditions.push(eb('legal_entities.duns', '=', search.duns));
+        }
+        if (search.phoneDigits !== undefined) {
+          conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
+        }
+        if (search.primaryContactEmail !== undefined) {
+          // From the e-mail index to the person's links, not from every legal entity to its contact.
+          conditions.push(
+            eb(
+              'legal_entities.entity_id',
+              'in',
+              eb
+                .selectFrom('natural_persons')
+                .innerJoin('entity_links', 'entity_links.person_id', 'natural_persons.entity_id')
+                .select('entity_links.legal_entity_id')
+                .where(
+                  'natural_persons.email_folded',
+                  '=',
+                  foldForSearch(search.primaryContactEmail),
+                )
+                .where('entity_links.relationship', '=', PRIMARY_CONTACT),
+            ),
+          );
+        }
+        return eb.and(conditions);
+      })
+      // The legal_entities_search_order index: no sort, and LIKE is tested inside the index.
+      .orderBy('legal_entities.created_at')
+      .orderBy('legal_entities.entity_id')
+      .limit(MAX_SEARCH_RESULTS)
+  );
+}
+
+/** IDs of the entities with this external ID (folded), for an `in` over either kind of entity. */
+function externalIdMatches(db: Db, externalId: string) {
+  return db
+    .selectFrom('entities')
+    .select('entities.id')
+    .where('entities.external_id_folded', '=', foldForSearch(externalId));
+}
+
+/** The natural-person search as one query, like legalEntitySearchQuery; exported for its plan tests. */
+export function naturalPersonSearchQuery(
+  db: Db,
+  search: NaturalPersonSearch,
+  useTrigramIndex: NameIndexUse,
+) {
+  return (
+    db
+      .selectFrom('natural_persons')
+      .select('natural_persons.entity_id')
+      .where((eb) => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (search.firstNameContains !== undefined) {
+          conditions.push(
+            foldedContains(
+              FIRST_NAME,
+              foldForSearch(search.firstNameContains),
+              useTrigramIndex.firstName,
+            ),
+          );
+        }
+        if (search.lastNameContains !== undefined) {
+          conditions.push(
+            foldedContains(
+              LAST_NAME,
+              foldForSearch(search.lastNameContains),
+              useTrigramIndex.lastName,
+            ),
+          );
+        }
+        if (search.email !== undefined) {
+          conditions.push(eb('natural_persons.email_folded', '=', foldForSearch(search.email)));
+        }
+        if (search.phoneDigits !== undefined) {
+          conditions.push(eb('natural_persons.phone_digits', '=', search.phoneDigits));
+        }
+        if (search.externalId !== undefined) {
+          conditions.push(
+            eb('natural_persons.entity_id', 'in', externalIdMatches(db, search.externalId)),
+          );
+        }
+        return eb.and(conditions);
+      })
+      // The natural_persons_search_order index: no sort, and LIKE is tested inside the index.
+      .orderBy('natural_persons.created_at')
+      .orderBy('natural_persons.entity_id')
+      .limit(MAX_SEARCH_RESULTS)
+  );
 }
 
 /** The only place with SQL for entities, their links, verifications and idempotency keys. */
@@ -190,82 +416,50 @@ export function entitiesRepository(db: Db) {
       search: LegalEntitySearch,
       maxIndexCandidates?: number,
     ): Promise<string[]> {
-      const companyName = search.companyNameContains;
+      const companyName =
+        search.companyNameContains === undefined
+          ? undefined
+          : foldForSearch(search.companyNameContains);
       const useIndex =
         companyName !== undefined &&
-        (await companyNameIndexServes(db, companyName, maxIndexCandidates));
-      const rows = await db
-        .selectFrom('legal_entities')
-        .select('legal_entities.entity_id')
-        .where((eb) => {
-          const conditions: Expression<SqlBool>[] = [];
-          if (companyName !== undefined) {
-            conditions.push(companyNameContains(companyName, useIndex));
-          }
-          if (search.registrationNumber !== undefined) {
-            conditions.push(
-              equalsIgnoringCase('legal_entities.registration_number', search.registrationNumber),
-            );
-          }
-          if (search.glei !== undefined) {
-            conditions.push(equalsIgnoringCase('legal_entities.glei', search.glei));
-          }
-          if (search.externalId !== undefined) {
-            const externalId = search.externalId;
-            conditions.push(
-              eb(
-                'legal_entities.entity_id',
-                'in',
-                eb
-                  .selectFrom('entities')
-                  .select('entities.id')
-                  .where(equalsIgnoringCase('entities.external_id', externalId)),
-              ),
-            );
-          }
-          if (search.duns !== undefined) {
-            conditions.push(eb('legal_entities.duns', '=', search.duns));
-          }
-          if (search.phoneDigits !== undefined) {
-            conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
-          }
-          if (search.primaryContactEmail !== undefined) {
-            const email = search.primaryContactEmail;
-            conditions.push(
-              eb.exists(
-                eb
-                  .selectFrom('entity_links')
-                  .innerJoin(
-                    'natural_persons',
-                    'natural_persons.entity_id',
-                    'entity_links.person_id',
-                  )
-                  .select('entity_links.person_id')
-                  .whereRef('entity_links.legal_entity_id', '=', 'legal_entities.entity_id')
-                  .where('entity_links.relationship', '=', PRIMARY_CONTACT)
-                  .where(equalsIgnoringCase('natural_persons.email', email)),
-              ),
-            );
-          }
-          return eb.and(conditions);
-        })
-        // The legal_entities_search_order index: no sort, and LIKE is tested inside the index.
-        .orderBy('legal_entities.created_at')
-        .orderBy('legal_entities.entity_id')
-        .limit(MAX_SEARCH_RESULTS)
-        .execute();
+        (await trigramIndexServes(db, COMPANY_NAME, companyName, maxIndexCandidates));
+      const rows = await legalEntitySearchQuery(db, search, useIndex).execute();
       return rows.map((row) => row.entity_id);
     },
 
-    /** The legal entity with this registration number (any case) in this country, if any. */
-    async findByRegistration(registrationNumber: string, country: string) {
-      const row = await db
+    /**
+     * IDs of the natural persons matching every given criterion, oldest first; `maxIndexCandidates`
+     * as for searchLegalEntities.
+     */
+    async searchNaturalPersons(
+      search: NaturalPersonSearch,
+      maxIndexCandidates?: number,
+    ): Promise<string[]> {
+      const serves = async (index: FoldedTextIndex, text: string | undefined) =>
+        text !== undefined &&
+        (await trigramIndexServes(db, index, foldForSearch(text), maxIndexCandidates));
+      const rows = await naturalPersonSearchQuery(db, search, {
+        firstName: await serves(FIRST_NAME, search.firstNameContains),
+        lastName: await serves(LAST_NAME, search.lastNameContains),
+      }).execute();
+      return rows.map((row) => row.entity_id);
+    },
+
+    /** The legal entity whose registration number is this one once normalised, in this country. */
+    findByRegistration(
+      registrationNumber: string,
+      country: string,
+    ): Promise<{ entity_id: string; registration_number: string } | undefined> {
+      return db
         .selectFrom('legal_entities')
-        .select('entity_id')
-        .where(equalsIgnoringCase('registration_number', registrationNumber))
+        .select(['entity_id', 'registration_number'])
+        .where(
+          'registration_number_normalised',
+          '=',
+          normalisedRegistrationNumber(registrationNumber),
+        )
         .where('country', '=', country)
         .executeTakeFirst();
-      return row?.entity_id;
     },
 
     /** Inserts the legal entity, its verifications and its primary contact; call inside a transaction. */
@@ -273,14 +467,24 @@ export function entitiesRepository(db: Db) {
       const contact = records.primaryContact;
       await db
         .insertInto('entities')
-        .values(contact ? [records.entity, contact.entity] : [records.entity])
+        .values(
+          (contact ? [records.entity, contact.entity] : [records.entity]).map(
+            withEntitySearchColumns,
+          ),
+        )
         .execute();
-      await db.insertInto('legal_entities').values(records.legalEntity).execute();
+      await db
+        .insertInto('legal_entities')
+        .values(withLegalEntitySearchColumns(records.legalEntity))
+        .execute();
       if (records.verifications.length > 0) {
         await db.insertInto('verifications').values(records.verifications).execute();
       }
       if (contact) {
-        await db.insertInto('natural_persons').values(contact.person).execute();
+        await db
+          .insertInto('natural_persons')
+          .values(withNaturalPersonSearchColumns(contact.person))
+          .execute();
         await db
           .insertInto('entity_links')
           .values({

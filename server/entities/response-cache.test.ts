@@ -1,22 +1,28 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import {
   entityListResponseSchema,
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
+import { openDatabase, type Db } from '../db/database.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createResponseCache } from './response-cache.ts';
 import { legalEntityPayload, postLegalEntity, uniqueSuffix } from './test-payloads.ts';
 
 let server: TestServer;
 
-/** A second connection to the same file, as a second server process or the admin CLI holds. */
-function otherConnection(): SQLite.Database {
-  const sqlite = new SQLite(path.join(server.dataDir, 'kyc-desk.sqlite'));
-  sqlite.pragma('busy_timeout = 5000');
-  return sqlite;
+/**
+ * Writes through a second connection to the same database, as a second server instance or the
+ * admin CLI does.
+ */
+async function fromOtherConnection(write: (other: Db) => Promise<unknown>): Promise<void> {
+  const { db: other } = await openDatabase(server.dataDir, server.databaseUrl);
+  try {
+    await write(other);
+  } finally {
+    await other.destroy();
+  }
 }
 
 async function createLegalEntity(companyName: string) {
@@ -67,16 +73,13 @@ describe('createResponseCache', () => {
     expect(await cache.envelopeJson('key', build)).toEqual(await cache.envelopeJson('key', build));
     expect(builds).toBe(2);
 
-    const other = otherConnection();
-    try {
+    await fromOtherConnection((other) =>
       other
-        .prepare(
-          "update legal_entities set company_name = company_name || ' Renamed' where entity_id = ?",
-        )
-        .run(created.id);
-    } finally {
-      other.close();
-    }
+        .updateTable('legal_entities')
+        .set({ company_name: sql<string>`company_name || ' Renamed'` })
+        .where('entity_id', '=', created.id)
+        .execute(),
+    );
     expect(JSON.parse((await cache.envelopeJson('key', build)).toString())).toMatchObject({
       data: { build: 3 },
     });
@@ -152,17 +155,18 @@ describe('cached routes', () => {
     const renamedCompany = `Renamed Elsewhere ${uniqueSuffix()}`;
     expect(await companyNameOf(created.id)).toBe(created.corporateInformation.companyName);
 
-    const other = otherConnection();
-    try {
-      other
-        .prepare('update legal_entities set company_name = ? where entity_id = ?')
-        .run(renamedCompany, created.id);
-      other
-        .prepare('update natural_persons set first_name = ? where entity_id = ?')
-        .run('Elsewhere', contactId);
-    } finally {
-      other.close();
-    }
+    await fromOtherConnection(async (other) => {
+      await other
+        .updateTable('legal_entities')
+        .set({ company_name: renamedCompany })
+        .where('entity_id', '=', created.id)
+        .execute();
+      await other
+        .updateTable('natural_persons')
+        .set({ first_name: 'Elsewhere' })
+        .where('entity_id', '=', contactId)
+        .execute();
+    });
 
     expect(await companyNameOf(created.id)).toBe(renamedCompany);
     const renamedPerson = naturalPersonResponseSchema.parse(

@@ -14,6 +14,7 @@ import {
   legalEntitySearchQuerySchema,
   MAX_DOCUMENT_BYTES,
   naturalPersonResponseSchema,
+  naturalPersonSearchQuerySchema,
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
 import { callerOf } from '../auth/caller.ts';
@@ -23,7 +24,13 @@ import type { AppServices } from '../services.ts';
 import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
 import { MAX_SEARCH_RESULTS } from './repository.ts';
 import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
-import { getLegalEntity, getNaturalPerson, listEntities, searchLegalEntities } from './service.ts';
+import {
+  getLegalEntity,
+  getNaturalPerson,
+  listEntities,
+  searchLegalEntities,
+  searchNaturalPersons,
+} from './service.ts';
 
 /**
  * Room for four 10 MB documents in base64 plus the rest of the payload; twenty such documents
@@ -96,7 +103,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       method: 'GET',
       url: '/entities/legal-entities',
       summary: 'Search legal entities',
-      description: `IDs of the legal entities matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. companyName: case-insensitive substring; registrationNumber, glei, externalID: exact, case-insensitive; duns: ignoring leading zeros; phone: digits only; email: the primary contact's, case-insensitive.`,
+      description: `IDs of the legal entities matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. Text is compared folded (NFKC, then full Unicode case folding). companyName: substring; registrationNumber: exact, ignoring spaces, dashes, dots and slashes; glei, externalID: exact; duns: ignoring leading zeros; phone: digits only; email: the primary contact's, exact.`,
       tag: 'Entities',
       auth: 'caller',
       query: legalEntitySearchQuerySchema,
@@ -129,6 +136,30 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     },
     ({ params, reply }) =>
       sendCachedEnvelope(reply, cache, `legal ${params.id}`, () => getLegalEntity(db, params.id)),
+  );
+
+  // The collection path; `/entities/natural-persons/:id` below is one person.
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/natural-persons',
+      summary: 'Search natural persons',
+      description: `IDs of the natural persons matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. Text is compared folded (NFKC, then full Unicode case folding). firstName, lastName: substring; email, externalID: exact; phone: digits only.`,
+      tag: 'Entities',
+      auth: 'caller',
+      query: naturalPersonSearchQuerySchema,
+      response: {
+        status: 200,
+        schema: searchResponseSchema,
+        description: 'Matching natural-person IDs',
+      },
+      errors: [400],
+    },
+    ({ query, reply }) =>
+      sendCachedEnvelope(reply, cache, `person-search ${JSON.stringify(query)}`, () =>
+        searchNaturalPersons(db, query),
+      ),
   );
 
   defineRoute(
@@ -164,7 +195,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         method: 'POST',
         url: '/entities/legal-entities',
         summary: 'Create a legal entity',
-        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber and country as an existing entity: 409. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
+        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
         tag: 'Entities',
         auth: 'caller',
         body: legalEntityCreateSchema,

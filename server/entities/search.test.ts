@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../testing/harness.ts';
 import {
   legalEntityPayload,
   postLegalEntity,
+  uniqueSuffix,
   validLei,
   type PayloadOverrides,
 } from './test-payloads.ts';
@@ -112,6 +113,9 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
     expect(await search(`companyName=${encodeURIComponent('%')}`)).toEqual([ids.percent]);
     expect(await search('companyName=_')).toEqual([ids.underscore]);
     expect(await search(`companyName=${encodeURIComponent('wind\\')}`)).toEqual([]);
+    // Full-width ％ and ＿ are % and _ after NFKC, and escaped as they are.
+    expect(await search(`companyName=${encodeURIComponent('％')}`)).toEqual([ids.percent]);
+    expect(await search(`companyName=${encodeURIComponent('＿')}`)).toEqual([ids.underscore]);
   });
 
   it('matches registrationNumber exactly, ignoring case', async () => {
@@ -174,6 +178,32 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
     expect(await search('email=jane.doe%40northwind.example&externalID=EXT-NW-2')).toEqual([]);
   });
 
+  it('folds externalID, glei and email on both sides: NFKC, then full case folding', async () => {
+    const suffix = uniqueSuffix();
+    const lei = validLei();
+    const payload = legalEntityPayload({
+      externalID: `Straße-ÉCOLE-${suffix}`,
+      corporateInformation: { glei: lei },
+    });
+    if (payload.primaryContact) payload.primaryContact.email = `Zoe.${suffix}@Example.COM`;
+    const response = await postLegalEntity(server, payload);
+    expect(response.status, response.text).toBe(201);
+    const id = legalEntityResponseSchema.parse(response.body).data.id;
+    const query = (name: string, value: string) => `${name}=${encodeURIComponent(value)}`;
+
+    expect(await search(query('externalID', `STRASSE-école-${suffix}`))).toEqual([id]);
+    expect(
+      await search(query('externalID', `strasse-E\u0301cole-${suffix.toLowerCase()}`)),
+    ).toEqual([id]);
+    expect(await search(query('externalID', `Strase-ECOLE-${suffix}`))).toEqual([]);
+    // Full-width letters and digits are the ASCII ones after NFKC.
+    const fullWidth = (text: string) =>
+      text.replace(/[0-9A-Za-z]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+    expect(await search(query('glei', fullWidth(lei.toLowerCase())))).toEqual([id]);
+    expect(await search(query('email', `ZOE.${suffix}@EXAMPLE.COM`))).toEqual([id]);
+    expect(await search(query('email', fullWidth(`zoe.${suffix}@example.com`)))).toEqual([id]);
+  });
+
   it('rejects a search without parameters', async () => {
     await expectBadSearch('', 'at least one search parameter');
   });
@@ -186,5 +216,6 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
   it('rejects an empty parameter, naming it', async () => {
     await expectBadSearch('?companyName=', 'companyName');
     await expectBadSearch('?phone=abc', 'phone');
+    await expectBadSearch(`?registrationNumber=${encodeURIComponent('-./')}`, 'registrationNumber');
   });
 });

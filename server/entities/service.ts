@@ -7,6 +7,7 @@ import type {
   LegalEntitySearchQuery,
   LinkedEntity,
   NaturalPerson,
+  NaturalPersonSearchQuery,
 } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type { EntityRow } from '../db/schema.ts';
@@ -157,5 +158,15 @@ export function searchLegalEntities(db: Db, query: LegalEntitySearchQuery): Prom
     duns: query.duns?.padStart(9, '0'),
     phoneDigits: query.phone === undefined ? undefined : digitsOnly(query.phone),
     primaryContactEmail: query.email,
+  });
+}
+
+export function searchNaturalPersons(db: Db, query: NaturalPersonSearchQuery): Promise<string[]> {
+  return entitiesRepository(db).searchNaturalPersons({
+    firstNameContains: query.firstName,
+    lastNameContains: query.lastName,
+    email: query.email,
+    phoneDigits: query.phone === undefined ? undefined : digitsOnly(query.phone),
+    externalId: query.externalID,
   });
 }

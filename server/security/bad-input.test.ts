@@ -73,7 +73,8 @@ const INJECTIONS = [
   'NEAR(quartz harbour)',
   'quartz OR harbour',
   '"quartz"',
-  'Ⓠuartz Ｈarbour',
+  // Cyrillic Ԛ and Greek Η: look-alikes that NFKC leaves as they are.
+  'Ԛuartz Ηarbour',
   'İstanbul ß ﬁ 🚀 \u0301',
   '\u0000',
   'a'.repeat(300),
@@ -83,6 +84,11 @@ describe('search with hostile strings', () => {
   test('the control search finds the fixture, so an empty answer below means something', async () => {
     const response = await call('/api/v2/entities/legal-entities?companyName=quartz harb');
     expect(searchResponseSchema.parse(response.body).data).toEqual([fixture.legalEntityId]);
+    // Circled and full-width letters are Q and H after NFKC, as decisions.md has search compare.
+    const compatible = await call(
+      `/api/v2/entities/legal-entities?companyName=${encodeURIComponent('Ⓠuartz Ｈarbour')}`,
+    );
+    expect(searchResponseSchema.parse(compatible.body).data).toEqual([fixture.legalEntityId]);
   });
 
   test('every search field answers 200 without false matches, or 400; never 500', async () => {

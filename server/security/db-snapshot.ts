@@ -1,11 +1,18 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
 
 /** Row counts of every table (FTS shadow tables included), to show a request changed nothing. */
 export async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`
-    select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name
-  `.execute(db);
+  const tables =
+    engineOf(db) === 'postgres'
+      ? await sql<{ name: string }>`
+          select table_name as name from information_schema.tables
+          where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name
+        `.execute(db)
+      : await sql<{ name: string }>`
+          select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name
+        `.execute(db);
   const counts: Record<string, number> = {};
   for (const { name } of tables.rows) {
     const result = await sql<{ n: number }>`select count(*) as n from ${sql.table(name)}`.execute(

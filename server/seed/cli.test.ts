@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isValidLei } from '../../src/contract/identifiers.ts';
+import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadConfig } from '../env.ts';
 import { storedDocumentBytes } from '../testing/fixtures.ts';
@@ -143,7 +144,9 @@ describe('npm run seed', () => {
         .select(['registration_number', 'country'])
         .execute();
       const unique = new Set(
-        keys.map((key) => `${key.registration_number.toLowerCase()}|${key.country}`),
+        keys.map(
+          (key) => `${normalisedRegistrationNumber(key.registration_number)}|${key.country}`,
+        ),
       );
       expect(unique.size).toBe(600);
       // Seeded data counts as data: a server started on it loads no demo set.

@@ -70,6 +70,26 @@ describe('demo data through the API', () => {
     expect(searchResponseSchema.parse(response.body).data).toContain(entity.entity_id);
   });
 
+  it('finds every company whose name has non-ASCII letters by that name in capitals and in lower case', async () => {
+    const rows = await server.app.services.db
+      .selectFrom('legal_entities')
+      .select(['entity_id', 'company_name'])
+      .execute();
+    const accented = rows.filter((row) => /[^\p{ASCII}]/u.test(row.company_name));
+    expect(accented.length).toBeGreaterThan(10);
+    expect(accented.some((row) => row.company_name === row.company_name.toUpperCase())).toBe(true);
+    expect(accented.some((row) => row.company_name.includes('ß'))).toBe(true);
+    for (const row of accented) {
+      // toUpperCase() spells ß as SS: the search folds both to ss.
+      for (const name of [row.company_name.toUpperCase(), row.company_name.toLowerCase()]) {
+        const response = await server.request(
+          `/api/v2/entities/legal-entities?companyName=${encodeURIComponent(name)}`,
+        );
+        expect(searchResponseSchema.parse(response.body).data, name).toContain(row.entity_id);
+      }
+    }
+  });
+
   it('serves each kind of stored file back byte for byte', async () => {
     const documents = await server.app.services.db
       .selectFrom('documents')

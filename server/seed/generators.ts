@@ -7,13 +7,14 @@ import {
   type KycStatus,
 } from '../../src/contract/entities.ts';
 import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.ts';
+import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type {
   DocumentChunkTable,
   DocumentTable,
+  EntityInput,
   EntityLinkTable,
-  EntityTable,
-  LegalEntityTable,
-  NaturalPersonTable,
+  LegalEntityInput,
+  NaturalPersonInput,
   VerificationTable,
 } from '../db/schema.ts';
 import { chunkRowsOf } from '../documents/repository.ts';
@@ -22,6 +23,7 @@ import {
   COUNTRIES,
   type CountryProfile,
   fillPattern,
+  LOCAL_COMPANY_WORDS,
   streetAddress,
   TRADE_ACTIVITIES,
 } from './locales.ts';
@@ -29,11 +31,11 @@ import { buildPdf } from './pdf.ts';
 import { Raster, type Rgb } from './png.ts';
 import { createRandom, type Random } from './random.ts';
 
-/** Rows of one batch, in insertion order of their tables. */
+/** Rows of one batch, in insertion order of their tables; the seed repository adds the search columns. */
 export interface SeedRows {
-  entities: Insertable<EntityTable>[];
-  legalEntities: Insertable<LegalEntityTable>[];
-  naturalPersons: Insertable<NaturalPersonTable>[];
+  entities: EntityInput[];
+  legalEntities: LegalEntityInput[];
+  naturalPersons: NaturalPersonInput[];
   links: Insertable<EntityLinkTable>[];
   verifications: Insertable<VerificationTable>[];
   documents: Insertable<DocumentTable>[];
@@ -46,7 +48,7 @@ export interface GeneratorOptions {
   now: Date;
   /** Entity and row ids; defaults to UUIDs drawn from the seed. */
   newId?: () => string;
-  /** `registration|COUNTRY` keys already stored (registration lower-cased). */
+  /** `registration|COUNTRY` keys already stored (registration normalised, as the unique index compares it). */
   takenRegistrations?: Set<string>;
   /** A fixed number of documents per legal entity; by default 0 to 4, most 1 to 4. */
   documentsPerEntity?: number;
@@ -328,21 +330,28 @@ export function createGenerator(options: GeneratorOptions) {
   function companyName(country: CountryProfile): { name: string; base: string; trade: string } {
     const trade = random.pick(COMPANY_WORDS.trades);
     const style = random.int(1, 20);
+    const localWords = LOCAL_COMPANY_WORDS[country.code];
+    const leading = () =>
+      localWords && random.chance(0.4)
+        ? random.pick(localWords)
+        : random.pick(COMPANY_WORDS.leading);
     const base =
       style <= 10
-        ? `${random.pick(COMPANY_WORDS.leading)} ${trade}`
+        ? `${leading()} ${trade}`
         : style <= 13
           ? `${random.pick(country.names.family)} & ${random.pick(country.names.family)}`
           : style <= 17
             ? `${random.pick(country.names.family)} ${trade}`
-            : `${random.pick(COMPANY_WORDS.leading)} ${random.pick(['Group', 'International', 'Global', 'Industries'])}`;
-    return { name: `${base} ${random.pick(country.suffixes)}`, base, trade };
+            : `${leading()} ${random.pick(['Group', 'International', 'Global', 'Industries'])}`;
+    const name = `${base} ${random.pick(country.suffixes)}`;
+    // Some registers print names in capitals: ÖSTERREICHISCHE HOLDINGS GMBH, GROSSFELD ENERGY AG.
+    return { name: random.chance(0.08) ? name.toUpperCase() : name, base, trade };
   }
 
   function registrationNumber(country: CountryProfile): string {
     for (;;) {
       const candidate = country.registrationNumber(random);
-      const key = `${candidate.toLowerCase()}|${country.code}`;
+      const key = `${normalisedRegistrationNumber(candidate)}|${country.code}`;
       if (!takenRegistrations.has(key)) {
         takenRegistrations.add(key);
         return candidate;

@@ -424,6 +424,30 @@ export function streetAddress(random: Random, country: CountryProfile): string {
   }
 }
 
+/**
+ * Leading words of company names in the country's language, spelt with its letters (ß, É, Ø, Ł,
+ * ...), so that search meets the names registers hold.
+ */
+// prettier-ignore
+export const LOCAL_COMPANY_WORDS: Readonly<Partial<Record<string, readonly string[]>>> = {
+  DE: ['Südstern', 'Weißdorn', 'Löwenberg', 'Mühlbach', 'Großfeld', 'Rheinstraße'],
+  AT: ['Österreichische', 'Alpenländische', 'Wörthersee', 'Donaustraße', 'Kärntner'],
+  CH: ['Zürcher', 'Genfersee', 'Säntis', 'Bündner', 'Glärnisch'],
+  FR: ['Étoile', 'Élysée', 'Côte Vermeille', 'Forêt Noire', 'Aéro', 'Générale'],
+  BE: ['Liège', 'Brabançonne', 'Wallonië', 'Sambre-et-Meuse'],
+  LU: ['Pétrusse', 'Grand-Ducale', 'Alzette'],
+  ES: ['Ibérica', 'Peñalara', 'Andaluza', 'Cantábrica', 'Alcázar'],
+  MX: ['Querétaro', 'Yucatán', 'Peñasco', 'Mazatlán'],
+  PT: ['Atlântico', 'Lusitânia', 'São Jorge', 'Ação'],
+  BR: ['Paraná', 'Sertão', 'São Francisco', 'Amazônia'],
+  SE: ['Öresund', 'Skärgård', 'Sjöstjärna', 'Fjällvind'],
+  NO: ['Bjørnstad', 'Sørlandet', 'Østfold', 'Nordlys'],
+  DK: ['Ærø', 'Øresund', 'Bølgen', 'Fyns'],
+  FI: ['Väinö', 'Järvi', 'Pohjolan', 'Hämeen'],
+  PL: ['Śląsk', 'Łódzka', 'Wiślana', 'Świt', 'Żuraw'],
+  CZ: ['Vltava', 'Žižkov', 'Šumava', 'Říp', 'Českomoravská'],
+};
+
 // prettier-ignore
 export const COMPANY_WORDS = {
   leading: ['Aurora', 'Bluewater', 'Cedar', 'Crescent', 'Evergreen', 'Granite', 'Harbor', 'Ironbridge', 'Juniper', 'Kestrel', 'Lakeside', 'Meridian', 'Northgate', 'Oakridge', 'Pinnacle', 'Quantum', 'Riverside', 'Silverline', 'Summit', 'Trident', 'Vantage', 'Westbrook', 'Zenith', 'Alder', 'Beacon', 'Copperfield', 'Falcon', 'Helios', 'Lumen', 'Nimbus', 'Orion', 'Polaris', 'Sterling', 'Atlas', 'Borealis', 'Cobalt', 'Delta', 'Ember', 'Fjord', 'Greenfield', 'Horizon', 'Ivory', 'Keystone', 'Lighthouse', 'Maple', 'Nordic', 'Obsidian', 'Redwood', 'Sapphire', 'Tidewater'],

@@ -1,4 +1,9 @@
 import type { Db } from '../db/database.ts';
+import {
+  withEntitySearchColumns,
+  withLegalEntitySearchColumns,
+  withNaturalPersonSearchColumns,
+} from '../entities/repository.ts';
 import type { SeedRows } from './generators.ts';
 
 /** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
@@ -24,21 +29,21 @@ export function seedRepository(db: Db) {
       return row !== undefined;
     },
 
-    /** `registration|COUNTRY` of every stored legal entity, registration lower-cased as the unique index compares it. */
+    /** `registration|COUNTRY` of every stored legal entity, registration normalised as the unique index compares it. */
     async registrationKeys(): Promise<Set<string>> {
       const rows = await db
         .selectFrom('legal_entities')
-        .select(['registration_number', 'country'])
+        .select(['registration_number_normalised', 'country'])
         .execute();
-      return new Set(rows.map((row) => `${row.registration_number.toLowerCase()}|${row.country}`));
+      return new Set(rows.map((row) => `${row.registration_number_normalised}|${row.country}`));
     },
 
     /** Inserts a batch in multi-row statements, parents before children; `db` may be a transaction. */
     async insert(rows: SeedRows): Promise<number> {
       const tables = [
-        ['entities', rows.entities],
-        ['legal_entities', rows.legalEntities],
-        ['natural_persons', rows.naturalPersons],
+        ['entities', rows.entities.map(withEntitySearchColumns)],
+        ['legal_entities', rows.legalEntities.map(withLegalEntitySearchColumns)],
+        ['natural_persons', rows.naturalPersons.map(withNaturalPersonSearchColumns)],
         ['entity_links', rows.links],
         ['verifications', rows.verifications],
         ['documents', rows.documents],

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
-import type { Database, EntityTable, LegalEntityTable, NaturalPersonTable } from '../db/schema.ts';
+import type { Database, EntityInput, LegalEntityInput, NaturalPersonInput } from '../db/schema.ts';
+import {
+  withEntitySearchColumns,
+  withLegalEntitySearchColumns,
+  withNaturalPersonSearchColumns,
+} from '../entities/repository.ts';
 
 type Executor = Db | Transaction<Database>;
 
-export type EntityOverrides = Partial<Omit<Insertable<EntityTable>, 'id' | 'kind'>>;
-export type LegalEntityOverrides = Partial<Omit<Insertable<LegalEntityTable>, 'entity_id'>>;
-export type NaturalPersonOverrides = Partial<Omit<Insertable<NaturalPersonTable>, 'entity_id'>>;
+export type EntityOverrides = Partial<Omit<EntityInput, 'id' | 'kind'>>;
+export type LegalEntityOverrides = Partial<Omit<LegalEntityInput, 'entity_id'>>;
+export type NaturalPersonOverrides = Partial<Omit<NaturalPersonInput, 'entity_id'>>;
 
 export interface InsertedLegalEntity {
   legalEntityId: string;
@@ -32,18 +37,20 @@ async function insertEntityRow(
   const now = new Date().toISOString();
   await executor
     .insertInto('entities')
-    .values({
-      id,
-      kind,
-      created_at: now,
-      external_id: null,
-      kyc_status: 'New',
-      risk_level: 'Low',
-      last_update: now,
-      next_kyc_review: null,
-      tags: '[]',
-      ...overrides,
-    })
+    .values(
+      withEntitySearchColumns({
+        id,
+        kind,
+        created_at: now,
+        external_id: null,
+        kyc_status: 'New',
+        risk_level: 'Low',
+        last_update: now,
+        next_kyc_review: null,
+        tags: '[]',
+        ...overrides,
+      }),
+    )
     .execute();
   return id;
 }
@@ -56,21 +63,23 @@ async function insertPersonRows(
   const n = nextNumber();
   await executor
     .insertInto('natural_persons')
-    .values({
-      entity_id: id,
-      first_name: `Person${n}`,
-      middle_name: null,
-      last_name: 'Fixture',
-      date_of_birth: '1980-01-01',
-      email: `person${n}@example.com`,
-      phone: null,
-      address: null,
-      city: null,
-      state_province: null,
-      country_code: 'GB',
-      postal_code: null,
-      ...overrides,
-    })
+    .values(
+      withNaturalPersonSearchColumns({
+        entity_id: id,
+        first_name: `Person${n}`,
+        middle_name: null,
+        last_name: 'Fixture',
+        date_of_birth: '1980-01-01',
+        email: `person${n}@example.com`,
+        phone: null,
+        address: null,
+        city: null,
+        state_province: null,
+        country_code: 'GB',
+        postal_code: null,
+        ...overrides,
+      }),
+    )
     .execute();
   return id;
 }
@@ -101,23 +110,25 @@ export async function insertLegalEntity(
     const n = nextNumber();
     await trx
       .insertInto('legal_entities')
-      .values({
-        entity_id: legalEntityId,
-        company_name: `Fixture Holdings ${n} Ltd`,
-        registration_number: `FX${String(n).padStart(6, '0')}-${legalEntityId.slice(0, 8)}`,
-        date_of_incorporation: '2010-05-17',
-        duns: '123456789',
-        glei: '',
-        company_phone: '+44 20 7946 0000',
-        company_phone_digits: '442079460000',
-        email: `office${n}@fixture-holdings.example`,
-        primary_address: '1 Fixture Street',
-        city: 'London',
-        state_province: '',
-        country: 'GB',
-        postal_code: 'EC1A 1AA',
-        ...overrides.legalEntity,
-      })
+      .values(
+        withLegalEntitySearchColumns({
+          entity_id: legalEntityId,
+          company_name: `Fixture Holdings ${n} Ltd`,
+          registration_number: `FX${String(n).padStart(6, '0')}-${legalEntityId.slice(0, 8)}`,
+          date_of_incorporation: '2010-05-17',
+          duns: '123456789',
+          glei: '',
+          company_phone: '+44 20 7946 0000',
+          company_phone_digits: '442079460000',
+          email: `office${n}@fixture-holdings.example`,
+          primary_address: '1 Fixture Street',
+          city: 'London',
+          state_province: '',
+          country: 'GB',
+          postal_code: 'EC1A 1AA',
+          ...overrides.legalEntity,
+        }),
+      )
       .execute();
     const primaryContactId = await insertPersonRows(trx, {
       first_name: 'Ada',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, envelopeSchema, isoDateSchema, queryBooleanSchema } from './common.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { base64DecodedSize, isValidLei } from './identifiers.ts';
+import { normalisedRegistrationNumber } from './search-text.ts';
 
 export const KYC_STATUSES = [
   'New',
@@ -201,40 +202,77 @@ const searchText = (max: number) =>
     .max(max)
     .refine((text) => !/\p{Cc}/u.test(text), 'Search text cannot contain control characters.');
 
-export const legalEntitySearchQuerySchema = z
-  .strictObject(
-    {
-      externalID: searchText(100).optional(),
-      duns: z
-        .string()
-        .trim()
-        .regex(/^\d{1,9}$/, 'duns must be a number of at most 9 digits.')
-        .optional(),
-      glei: searchText(20).optional(),
-      companyName: searchText(200).optional(),
-      registrationNumber: searchText(64).optional(),
-      email: searchText(254).optional(),
-      phone: searchText(40).regex(/\d/, 'phone must contain at least one digit.').optional(),
-    },
-    {
+/** A search's parameters: all optional, at least one, no unknown one (its name in the message). */
+function searchQuerySchema<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z
+    .strictObject(shape, {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
           ? `Unknown search parameter: ${issue.keys.join(', ')}.`
           : undefined,
-    },
-  )
-  .refine((query) => Object.keys(query).length > 0, {
-    // An unknown parameter is the error to report, not the absence of known ones.
-    when: (payload) => payload.issues.length === 0,
-    message: `Give at least one search parameter: ${SEARCH_FIELDS.join(', ')}.`,
-  });
+    })
+    .refine((query) => Object.keys(query).length > 0, {
+      // An unknown parameter is the error to report, not the absence of known ones.
+      when: (payload) => payload.issues.length === 0,
+      message: `Give at least one search parameter: ${Object.keys(shape).join(', ')}.`,
+    });
+}
+
+const phoneSearchText = () =>
+  searchText(40).regex(/\d/, 'phone must contain at least one digit.').optional();
+
+export const legalEntitySearchQuerySchema = searchQuerySchema({
+  externalID: searchText(100).optional(),
+  duns: z
+    .string()
+    .trim()
+    .regex(/^\d{1,9}$/, 'duns must be a number of at most 9 digits.')
+    .optional(),
+  glei: searchText(20).optional(),
+  companyName: searchText(200).optional(),
+  registrationNumber: searchText(64)
+    .refine(
+      (text) => normalisedRegistrationNumber(text) !== '',
+      'registrationNumber needs more than spaces, dashes, dots and slashes.',
+    )
+    .optional(),
+  email: searchText(254).optional(),
+  phone: phoneSearchText(),
+} satisfies Record<SearchField, z.ZodType>);
 export type LegalEntitySearchQuery = z.infer<typeof legalEntitySearchQuerySchema>;
+
+export const NATURAL_PERSON_SEARCH_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'externalID',
+] as const;
+export type NaturalPersonSearchField = (typeof NATURAL_PERSON_SEARCH_FIELDS)[number];
+
+export const naturalPersonSearchQuerySchema = searchQuerySchema({
+  firstName: searchText(100).optional(),
+  lastName: searchText(100).optional(),
+  email: searchText(254).optional(),
+  phone: phoneSearchText(),
+  externalID: searchText(100).optional(),
+} satisfies Record<NaturalPersonSearchField, z.ZodType>);
+export type NaturalPersonSearchQuery = z.infer<typeof naturalPersonSearchQuerySchema>;
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();
 
 export const corporateInformationInputSchema = z.object({
   companyName: z.string().trim().min(1, 'Enter the company name.').max(200),
-  registrationNumber: z.string().trim().min(1, 'Enter the registration number.').max(64),
+  registrationNumber: z
+    .string()
+    .trim()
+    .min(1, 'Enter the registration number.')
+    .max(64)
+    // Spaces, dashes, dots and slashes do not count (`ABC-1` and `ABC 1` are one number).
+    .refine(
+      (text) => text === '' || normalisedRegistrationNumber(text) !== '',
+      'A registration number needs more than spaces, dashes, dots and slashes.',
+    ),
   country: countryCodeSchema,
   dateofIncorporation: isoDateSchema.nullable().optional(),
   duns: dunsSchema.optional(),

@@ -1,0 +1,90 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
+import { queryPlanOf } from '../testing/query-plan.ts';
+import {
+  legalEntitySearchQuery,
+  naturalPersonSearchQuery,
+  type LegalEntitySearch,
+  type NaturalPersonSearch,
+} from './repository.ts';
+
+let dataDir: string;
+let db: Db;
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-search-plans-'));
+  ({ db } = await openDatabase(dataDir));
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+/** Table scans in a plan, apart from the trigram index (a virtual table) reading its own matches. */
+function scans(plan: string[]): string[] {
+  return plan.filter((line) => line.startsWith('SCAN ') && !line.includes('VIRTUAL TABLE'));
+}
+
+describe('legal-entity search query plans', () => {
+  it.each<[string, LegalEntitySearch, string]>([
+    ['registrationNumber', { registrationNumber: 'HRB 1' }, 'legal_entities_registration'],
+    ['glei', { glei: '5493001KJTIIGC8Y1R12' }, 'legal_entities_glei'],
+    ['externalID', { externalId: 'CRM-1' }, 'entities_external_id_folded'],
+    ['duns', { duns: '004567890' }, 'legal_entities_duns'],
+    ['phone', { phoneDigits: '4420' }, 'legal_entities_phone'],
+    ['email', { primaryContactEmail: 'a@example.com' }, 'natural_persons_email_folded'],
+  ])('%s is looked up in its index, no table is scanned', async (_name, search, index) => {
+    const plan = await queryPlanOf(db, legalEntitySearchQuery(db, search, false));
+    expect(
+      plan.some((line) => line.includes(` INDEX ${index} (`)),
+      plan.join('\n'),
+    ).toBe(true);
+    expect(scans(plan)).toEqual([]);
+  });
+
+  it('companyName reads the trigram index, or walks the covering search-order index', async () => {
+    const byIndex = await queryPlanOf(
+      db,
+      legalEntitySearchQuery(db, { companyNameContains: 'straße' }, true),
+    );
+    expect(byIndex.some((line) => line.includes('legal_entities_company_name_fts'))).toBe(true);
+    expect(scans(byIndex)).toEqual([]);
+    expect(
+      await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' }, false)),
+    ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
+  });
+});
+
+describe('natural-person search query plans', () => {
+  const likeOnly = { firstName: false, lastName: false };
+
+  it.each<[string, NaturalPersonSearch, string]>([
+    ['email', { email: 'zoe@example.com' }, 'natural_persons_email_folded'],
+    ['phone', { phoneDigits: '442079460000' }, 'natural_persons_phone'],
+    ['externalID', { externalId: 'CRM-1' }, 'entities_external_id_folded'],
+  ])('%s is looked up in its index, no table is scanned', async (_name, search, index) => {
+    const plan = await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly));
+    expect(
+      plan.some((line) => line.includes(` INDEX ${index} (`)),
+      plan.join('\n'),
+    ).toBe(true);
+    expect(scans(plan)).toEqual([]);
+  });
+
+  it('firstName and lastName read the trigram index, or walk the covering search-order index', async () => {
+    const search = { firstNameContains: 'zoë', lastNameContains: 'straße' };
+    const byIndex = await queryPlanOf(
+      db,
+      naturalPersonSearchQuery(db, search, { firstName: true, lastName: true }),
+    );
+    expect(byIndex.some((line) => line.includes('natural_persons_name_fts'))).toBe(true);
+    expect(scans(byIndex)).toEqual([]);
+    expect(await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly))).toEqual([
+      'SCAN natural_persons USING COVERING INDEX natural_persons_search_order',
+    ]);
+  });
+});

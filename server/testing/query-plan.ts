@@ -1,0 +1,10 @@
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+
+/** SQLite's plan for a query a repository builds, one line per step (EXPLAIN QUERY PLAN). */
+export async function queryPlanOf<DB>(db: Kysely<DB>, query: Compilable): Promise<string[]> {
+  const compiled = query.compile();
+  const { rows } = await db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+  );
+  return rows.map((row) => row.detail);
+}
