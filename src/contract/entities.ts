@@ -160,25 +160,33 @@ export const documentDetailResponseSchema = envelopeSchema(documentDetailSchema)
 
 // ---------- requests ----------
 
-export const entityListQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 100.' })
-    .int('limit must be a whole number from 1 to 100.')
-    .min(1, 'limit must be a whole number from 1 to 100.')
-    .max(100, 'limit must be a whole number from 1 to 100.')
-    .default(10),
-  start: z.coerce
-    .number({ error: 'start must be a whole number of 0 or more.' })
-    .int('start must be a whole number of 0 or more.')
-    .min(0, 'start must be a whole number of 0 or more.')
-    .default(0),
-  type: z
-    .enum(ENTITY_TYPES, { error: 'type must be one of all, natural-persons, legal-entities.' })
-    .default('all'),
-  descending: queryBooleanSchema.default(false),
-  supportingDocuments: queryBooleanSchema.default(false),
-  corporateVerification: queryBooleanSchema.default(false),
-});
+export const entityListQuerySchema = z.strictObject(
+  {
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number from 1 to 100.' })
+      .int('limit must be a whole number from 1 to 100.')
+      .min(1, 'limit must be a whole number from 1 to 100.')
+      .max(100, 'limit must be a whole number from 1 to 100.')
+      .default(10),
+    start: z.coerce
+      .number({ error: 'start must be a whole number of 0 or more.' })
+      .int('start must be a whole number of 0 or more.')
+      .min(0, 'start must be a whole number of 0 or more.')
+      .default(0),
+    type: z
+      .enum(ENTITY_TYPES, { error: 'type must be one of all, natural-persons, legal-entities.' })
+      .default('all'),
+    descending: queryBooleanSchema.default(false),
+    supportingDocuments: queryBooleanSchema.default(false),
+    corporateVerification: queryBooleanSchema.default(false),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown list parameter: ${issue.keys.join(', ')}. The list takes limit, start, type, descending, supportingDocuments and corporateVerification.`
+        : undefined,
+  },
+);
 export type EntityListQuery = z.infer<typeof entityListQuerySchema>;
 
 export const SEARCH_FIELDS = [
