@@ -164,7 +164,7 @@ describe('create with bad bodies', () => {
     });
   });
 
-  test('file names with path separators, control characters or direction marks are refused', async () => {
+  test('file names with path separators, control characters or format characters are refused', async () => {
     await expectNoChange(async () => {
       for (const fileName of [
         '../../etc/passwd',
@@ -174,6 +174,12 @@ describe('create with bad bodies', () => {
         'report\u0000.pdf',
         'report\r\n.pdf',
         'invoice\u202Efdp.exe',
+        'invoice\u061Cfdp.exe',
+        'in\u200Bvoice.pdf',
+        're\uFEFFport.pdf',
+        'report\u00AD.pdf',
+        'report\u2060.pdf',
+        'report\u{E0041}.pdf',
         '..',
         '.',
       ]) {

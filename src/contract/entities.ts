@@ -279,9 +279,9 @@ export const documentInputSchema = z.object({
     .min(1, 'Give the file a name.')
     .max(200)
     .refine(
-      // Direction marks and overrides can disguise an extension (`invoice\u202Efdp.exe`).
-      (name) => !/[/\\\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(name),
-      'A file name cannot contain / \\, control characters or text-direction marks.',
+      // Format characters (direction marks, zero-width spaces) can disguise an extension (`invoice\u202Efdp.exe`).
+      (name) => !/[/\\\p{Cc}\p{Cf}]/u.test(name),
+      'A file name cannot contain / \\, control characters, or invisible format characters such as text-direction marks.',
     )
     .refine((name) => !/^\.+$/.test(name), 'A file name cannot be only dots.'),
   type: documentTypeSchema,
