@@ -1,16 +1,21 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
-/** Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. */
+/**
+ * Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. DATA_DIR is
+ * 0700 and the database files 0600, whatever the umask.
+ */
 export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: SQLite.Database }> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
+  ensurePrivateDirectory(dataDir);
+  const file = path.join(dataDir, 'kyc-desk.sqlite');
+  ensurePrivateFile(file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
@@ -25,6 +30,8 @@ export async function openDatabase(dataDir: string): Promise<{ db: Db; sqlite: S
     dialect: new TransactionalDdlSqliteDialect({ database: withImmediateTransactions(sqlite) }),
   });
   await migrateToLatest(db as unknown as Kysely<unknown>);
+  // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
+  for (const suffix of ['-wal', '-shm']) restrictFile(`${file}${suffix}`);
   return { db, sqlite };
 }
 
