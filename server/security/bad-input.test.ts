@@ -15,7 +15,7 @@ let server: TestServer;
 let fixture: Awaited<ReturnType<typeof insertLegalEntity>>;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { PORTAL_DOMAIN: 'portal.example.com' } });
   bearer = await server.token();
   fixture = await insertLegalEntity(server.app.services.db, {
     legalEntity: { company_name: 'Quartz Harbour Ltd', glei: '5493001KJTIIGC8Y1R12' },
