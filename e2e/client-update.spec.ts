@@ -7,6 +7,9 @@ interface ListedLegalEntity {
   linkedEntities?: { relationship?: string; entityID: string }[];
 }
 
+// A second portal besides PORTAL_DOMAIN, so the reviewer picks one of the allowed host names.
+test.use({ serverEnv: { PORTAL_DOMAINS: 'portal.e2e.example' } });
+
 test('a reviewer e-mails a client to request an update, and it arrives at the SMTP server', async ({
   page,
   kyc,
@@ -38,7 +41,8 @@ test('a reviewer e-mails a client to request an update, and it arrives at the SM
   const dialog = page.getByRole('dialog', { name: 'Request a client update' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: 'Subject' })).not.toHaveValue('');
-  await dialog.getByRole('textbox', { name: 'Client portal domain' }).fill('portal.e2e.example');
+  await dialog.getByRole('combobox', { name: 'Client portal domain' }).click();
+  await page.getByRole('option', { name: 'portal.e2e.example' }).click();
   const subject = `Please review your details ${Date.now()}`;
   await dialog.getByRole('textbox', { name: 'Subject' }).fill(subject);
   await expect(dialog.getByRole('region', { name: 'Preview' })).toContainText(

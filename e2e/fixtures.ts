@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,10 +52,23 @@ async function startSmtp(): Promise<{ server: SMTPServer; url: string; messages:
   return { server, url: `smtp://127.0.0.1:${port}`, messages };
 }
 
-/** Starts `server/main.ts` (the real server, serving the built console) on a fresh DATA_DIR. */
+/**
+ * The server prints the demo password to a terminal only, and its output here is a pipe: a new
+ * password is set with the admin CLI, as an operator whose server logs to a file would.
+ */
+function resetDemoPassword(dataDir: string): KycServer['demo'] {
+  const output = execFileSync(
+    path.resolve('node_modules/.bin/tsx'),
+    ['server/admin/cli.ts', 'account:reset-password', 'demo', '--json'],
+    { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
+  );
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as KycServer['demo'];
+}
+
 /**
  * Starts `server/main.ts` (the real server, serving the built console) on a fresh DATA_DIR and
- * resolves once it listens; `demo` is the printed demo account, absent in gateway mode.
+ * resolves once it listens; `demo` is the demo account with a password set for the tests, absent
+ * in gateway mode.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -74,19 +87,20 @@ export async function startServerProcess(
   });
   const expectDemo = env.KYC_UPSTREAM_URL === undefined;
   let output = '';
+  let started = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const baseUrl = /running at (http:\/\/\S+)/.exec(output)?.[1];
-      const demo = /Sign in as "([^"]+)" with password: (\S+)/.exec(output);
-      if (!baseUrl || (expectDemo && !(demo?.[1] && demo[2]))) return;
+      if (started || !baseUrl || (expectDemo && !output.includes('Demo data loaded'))) return;
+      started = true;
       clearTimeout(timer);
       resolve({
         child,
         baseUrl,
         dataDir,
-        ...(demo?.[1] && demo[2] ? { demo: { username: demo[1], password: demo[2] } } : {}),
+        ...(expectDemo ? { demo: resetDemoPassword(dataDir) } : {}),
       });
     };
     child.stdout.on('data', onData);

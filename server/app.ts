@@ -16,7 +16,9 @@ import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
 import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
+import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
+import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { installCors, installSecurityHeaders } from './http/security.ts';
 import type { AppServices } from './services.ts';
@@ -54,6 +56,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installSecurityHeaders(app);
   installCors(app, config.corsOrigins);
   installRequestLimits(app);
+  installUtf8JsonParser(app);
 
   if (config.upstream) {
     // Gateway mode (docs/gateway.md): no database; the API is forwarded to the identity service.
@@ -78,10 +81,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   };
 
   await app.register(formbody);
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: 0, files: 0, fields: 20 },
-  });
+  await app.register(multipart, { limits: { fileSize: 0, files: 0, fields: 20 } });
+  app.addHook('preValidation', readMultipartFields);
 
   app.get('/healthz', async (_request, reply) => {
     try {

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { hostNameSchema } from '../src/contract/client-updates.ts';
 
 const optionalUrl = (name: string, protocols: RegExp) =>
   z
@@ -68,6 +69,20 @@ const envSchema = z.object({
   SMTP_URL: optionalUrl('SMTP_URL', /^(smtp|smtps)$/),
   MAIL_FROM: z.string().default('KYC Desk <no-reply@kyc-desk.local>'),
   PORTAL_DOMAIN: z.string().default('portal.kyc-desk.local'),
+  PORTAL_DOMAINS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter((host) => host !== ''),
+    )
+    .refine(
+      (hosts) => hosts.every((host) => hostNameSchema.safeParse(host).success),
+      'PORTAL_DOMAINS must be a comma-separated list of host names such as portal.example.com (no scheme, port, path or *).',
+    )
+    .transform((hosts) => hosts.map((host) => host.toLowerCase())),
   KYC_UPSTREAM_URL: optionalUrl('KYC_UPSTREAM_URL', /^(http|https)$/),
   KYC_UPSTREAM_API_KEY: z.string().optional(),
   KYC_UPSTREAM_API_KEY_HEADER: z
@@ -123,6 +138,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   portalDomain: string;
+  /** Further client-portal host names a client-update link may point to (PORTAL_DOMAINS). */
+  portalDomains: string[];
   /** Gateway mode: the identity service every API request is forwarded to. */
   upstream: { url: string; apiKey: string; apiKeyHeader: string; timeoutMs: number } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -157,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     portalDomain: e.PORTAL_DOMAIN,
+    portalDomains: e.PORTAL_DOMAINS,
     upstream:
       e.KYC_UPSTREAM_URL && e.KYC_UPSTREAM_API_KEY
         ? {

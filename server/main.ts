@@ -1,6 +1,7 @@
 import { createApp } from './app.ts';
 import { loadConfig } from './env.ts';
 import { ensureDemoData } from './seed/demo.ts';
+import { demoAccountNotice } from './seed/demo-notice.ts';
 
 async function main() {
   const config = loadConfig();
@@ -10,12 +11,7 @@ async function main() {
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('127.0.0.1', 'localhost');
   const lines = [`KYC Desk is running at ${url}`, `API reference: ${url}/api/docs`];
-  if (demo) {
-    lines.push(
-      `Demo data loaded. Sign in as "${demo.username}" with password: ${demo.password}`,
-      '(printed once; reset it with: npm run admin -- account:reset-password demo)',
-    );
-  }
+  if (demo) lines.push(...demoAccountNotice(demo, process.stdout.isTTY));
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

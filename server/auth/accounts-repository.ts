@@ -104,13 +104,21 @@ export function accountsRepository(db: Db) {
       });
     },
 
-    /** The account behind a live session, if both still exist and the account is enabled. */
-    findSessionAccount(jti: string): Promise<AccountRow | undefined> {
+    /**
+     * The account behind a live session (stored expiry after `nowSeconds`) with that expiry, if
+     * both still exist and the account is enabled.
+     */
+    findLiveSessionAccount(
+      jti: string,
+      nowSeconds: number,
+    ): Promise<(AccountRow & { session_expires_at: number }) | undefined> {
       return db
         .selectFrom('sessions')
         .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
         .selectAll('accounts')
+        .select('sessions.expires_at as session_expires_at')
         .where('sessions.jti', '=', jti)
+        .where('sessions.expires_at', '>', nowSeconds)
         .where('accounts.disabled', '=', 0)
         .executeTakeFirst();
     },

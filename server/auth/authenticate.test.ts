@@ -147,6 +147,24 @@ describe('forged and stale tokens', () => {
     await expectRejectedToken(token);
     clock = issuedAt;
   });
+
+  test('the session’s stored expiry counts too: a token whose exp outlives its session is rejected', async () => {
+    const signedIn = await signIn(server.account.username, server.account.password);
+    const claims = decodeJwt(tokenResponseSchema.parse(signedIn.body).token);
+    const outliving = await signedWith(
+      { ...claims, exp: (claims.exp ?? 0) + 3600 },
+      server.app.services.signingKey,
+    );
+    const issuedAt = clock;
+    try {
+      clock = new Date(issuedAt.getTime() + 1_199_000);
+      await expectAcceptedToken(outliving);
+      clock = new Date(issuedAt.getTime() + 1_201_000);
+      await expectRejectedToken(outliving);
+    } finally {
+      clock = issuedAt;
+    }
+  });
 });
 
 describe('operator actions take effect at once', () => {

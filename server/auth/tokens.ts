@@ -27,7 +27,8 @@ export async function issueToken(services: AppServices, account: AccountRow) {
 
 /**
  * The account and expiry of a valid token, or null: bad signature, any algorithm but HS256,
- * expired, issued in the future, revoked (password reset), or a disabled account.
+ * expired (by its `exp` or by its session's stored expiry), issued in the future, revoked
+ * (password reset), or a disabled account.
  */
 export async function verifyToken(services: AppServices, token: string) {
   try {
@@ -43,9 +44,10 @@ export async function verifyToken(services: AppServices, token: string) {
       typeof payload.jti !== 'string'
     )
       return null;
-    const account = await accountsRepository(services.db).findSessionAccount(payload.jti);
+    const account = await accountsRepository(services.db).findLiveSessionAccount(payload.jti, now);
     if (!account || account.id !== payload.sub) return null;
-    return { account, expiresAt: new Date((payload.exp ?? 0) * 1000).toISOString() };
+    const expiresAt = Math.min(payload.exp ?? 0, account.session_expires_at);
+    return { account, expiresAt: new Date(expiresAt * 1000).toISOString() };
   } catch {
     return null;
   }

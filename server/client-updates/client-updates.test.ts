@@ -16,6 +16,8 @@ import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 const PORTAL_DOMAIN = 'portal.deployment.example';
+/** The other portals the tests' links point to; any other host is refused (portal-domains.test.ts). */
+const PORTAL_DOMAINS = 'portal.client.example, clients.example.org';
 const MAIL_FROM = 'KYC Desk Reviews <reviews@kyc-desk.example>';
 
 interface ReceivedMail {
@@ -163,7 +165,7 @@ describe('client updates over SMTP', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     server = await startTestServer({
-      env: { SMTP_URL: smtp.url, MAIL_FROM, PORTAL_DOMAIN },
+      env: { SMTP_URL: smtp.url, MAIL_FROM, PORTAL_DOMAIN, PORTAL_DOMAINS },
     });
   });
   afterAll(async () => {
@@ -465,7 +467,9 @@ describe('client updates when the mail server fails', () => {
     'answers 502 and records a failed request when the server %s',
     async (_name, start, reason) => {
       const smtp = await start();
-      const server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM } });
+      const server = await startTestServer({
+        env: { SMTP_URL: smtp.url, MAIL_FROM, PORTAL_DOMAINS },
+      });
       try {
         const { legalEntityId, primaryContactId } = await insertLegalEntity(server.app.services.db);
         const response = await postJson(
@@ -500,7 +504,11 @@ describe('client updates when the mail server fails', () => {
     const smtp = await startSmtpServer({ rejectAuth: true });
     const password = 'S3cret-Pa55word';
     const server = await startTestServer({
-      env: { SMTP_URL: smtp.url.replace('smtp://', `smtp://mailer:${password}@`), MAIL_FROM },
+      env: {
+        SMTP_URL: smtp.url.replace('smtp://', `smtp://mailer:${password}@`),
+        MAIL_FROM,
+        PORTAL_DOMAINS,
+      },
     });
     try {
       const { legalEntityId, primaryContactId } = await insertLegalEntity(server.app.services.db);
@@ -530,7 +538,7 @@ describe('client updates without SMTP_URL', () => {
     // One second per reading of the clock, so creation times never tie.
     let tick = Date.now();
     server = await startTestServer({
-      env: { MAIL_FROM, PORTAL_DOMAIN },
+      env: { MAIL_FROM, PORTAL_DOMAIN, PORTAL_DOMAINS },
       now: () => new Date((tick += 1000)),
     });
   });

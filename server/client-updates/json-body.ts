@@ -1,5 +1,6 @@
 import { errorCodes, type FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
+import { requireUtf8 } from '../http/json-parser.ts';
 
 function hasBody(request: FastifyRequest): boolean {
   const contentLength = request.headers['content-length'];
@@ -35,7 +36,9 @@ export function requireJsonBody(request: FastifyRequest): Promise<void> {
 export async function parseJsonBodyOfGet(request: FastifyRequest): Promise<void> {
   // Like Fastify for POST: a declared content type is parsed even when the body is empty.
   if (request.method !== 'GET' || request.headers['content-type'] === undefined) return;
-  const raw = await readRawBody(request, request.routeOptions.bodyLimit);
+  const bytes = await readRawBody(request, request.routeOptions.bodyLimit);
+  requireUtf8(bytes);
+  const raw = bytes.toString('utf8');
   const { onProtoPoisoning, onConstructorPoisoning } = request.server.initialConfig;
   const parse = request.server.getDefaultJsonParser(
     onProtoPoisoning ?? 'error',
@@ -49,7 +52,7 @@ export async function parseJsonBodyOfGet(request: FastifyRequest): Promise<void>
   });
 }
 
-function readRawBody(request: FastifyRequest, limit: number): Promise<string> {
+function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {
   if (Number(request.headers['content-length']) > limit) {
     return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   }
@@ -73,7 +76,7 @@ function readRawBody(request: FastifyRequest, limit: number): Promise<string> {
     }
     function onEnd() {
       stop();
-      resolve(Buffer.concat(chunks, received).toString('utf8'));
+      resolve(Buffer.concat(chunks, received));
     }
     function onError() {
       stop();

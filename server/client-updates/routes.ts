@@ -20,6 +20,14 @@ const legalEntityParamsSchema = z.object({ id: idSchema });
 /** Client-update e-mails under /api/v2; the caller is already authenticated by the v2 hook. */
 export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
   const service = clientUpdateService(services, createMailer(services.config));
+  const allowed = new Set(service.allowedDomains);
+  // Checked with the body, so a link to another host is 400 before the entity is looked up.
+  const requestSchema = clientUpdateRequestSchema.refine((body) => allowed.has(body.domain), {
+    path: ['domain'],
+    // Only a domain that is a host name is compared; one that is not already has its error.
+    when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'domain'),
+    message: `The link can point only to this deployment's client portal: ${service.allowedDomains.join(', ')}.`,
+  });
 
   defineRoute(
     app,
@@ -28,7 +36,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       url: '/client-update-configs',
       summary: 'List the client-update e-mail configurations',
       description:
-        'Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN).',
+        'Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.',
       tag: TAG,
       auth: 'caller',
       response: {
@@ -37,7 +45,16 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         description: 'The configurations, by configId',
       },
     },
-    () => service.listConfigs(),
+    async ({ reply }) => {
+      const configs = await service.listConfigs();
+      await reply.code(200).send({
+        code: 200,
+        status: 'success',
+        message: '',
+        data: configs,
+        allowedDomains: service.allowedDomains,
+      });
+    },
   );
 
   defineRoute(
@@ -71,11 +88,11 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         url: '/entities/legal-entities/:id/request-client-update',
         summary: 'E-mail a person linked to a legal entity asking for updated information',
         description:
-          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
+          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
         tag: TAG,
         auth: 'caller',
         params: legalEntityParamsSchema,
-        body: clientUpdateRequestSchema,
+        body: requestSchema,
         response: {
           status: 202,
           schema: clientUpdateAcceptedResponseSchema,

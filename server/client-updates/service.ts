@@ -53,8 +53,15 @@ function unknownLegalEntity(entityId: string): ApiError {
 
 export function clientUpdateService(services: AppServices, mailer: Mailer) {
   const repository = clientUpdatesRepository(services.db);
+  const { portalDomain, portalDomains } = services.config;
+  const allowedDomains = [
+    ...new Set([portalDomain, ...portalDomains].map((host) => host.toLowerCase())),
+  ];
 
   return {
+    /** Host names a client-update link may point to: PORTAL_DOMAIN, then PORTAL_DOMAINS. */
+    allowedDomains,
+
     async listConfigs(): Promise<ClientUpdateConfig[]> {
       const rows = await repository.listConfigs();
       return rows.map((row) => ({

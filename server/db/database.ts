@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
 import type { Engine } from './engine.ts';
 import { migrateToLatest } from './migrations.ts';
 import { openPostgres } from './postgres.ts';
@@ -17,14 +17,20 @@ export async function openDatabase(
   dataDir: string,
   databaseUrl?: string,
 ): Promise<{ db: Db; engine: Engine }> {
+  // DATA_DIR holds the outbox on either engine, and the database itself on SQLite.
+  ensurePrivateDirectory(dataDir);
   if (databaseUrl !== undefined) return { db: await openPostgres(databaseUrl), engine: 'postgres' };
   return { db: await openSqlite(dataDir), engine: 'sqlite' };
 }
 
-/** Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. */
+/**
+ * Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. The database
+ * files are 0600, whatever the umask.
+ */
 async function openSqlite(dataDir: string): Promise<Db> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
+  const file = path.join(dataDir, 'kyc-desk.sqlite');
+  ensurePrivateFile(file);
+  const sqlite = new SQLite(file);
   // Another process (admin CLI, a second server) may hold the write lock briefly; first, because
   // switching a new database to WAL needs that lock too.
   sqlite.pragma('busy_timeout = 5000');
@@ -40,6 +46,8 @@ async function openSqlite(dataDir: string): Promise<Db> {
     dialect: new TransactionalDdlSqliteDialect({ database: withImmediateTransactions(sqlite) }),
   });
   await migrateToLatest(db as unknown as Kysely<unknown>);
+  // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
+  for (const suffix of ['-wal', '-shm']) restrictFile(`${file}${suffix}`);
   return db;
 }
 

@@ -136,6 +136,11 @@ describe('GET /api/v2/entities', () => {
     await expectBadParameter('?type=companies', 'type');
   });
 
+  it('rejects an unknown parameter naming it, so a misspelt limit is not silently ignored', async () => {
+    await expectBadParameter('?limt=5', 'limt');
+    await expectBadParameter('?limit=5&Limit=6', 'Limit');
+  });
+
   it('omits verifications and documents unless asked, and always carries kycMetaData and links', async () => {
     const entities = await list('?limit=100');
     for (const entity of entities) {

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
@@ -36,11 +36,47 @@ export const REDACTED_LOG_PATHS = [
   '*.supportingDocuments[*].file',
 ];
 
+const REDACTED = '[redacted]';
+
+/** A parameter name short and plain enough to be a name rather than a pasted credential. */
+const PLAIN_PARAMETER_NAME = /^[A-Za-z][\w.-]{0,39}$/;
+
+/**
+ * The URL with every query value replaced: credentials sent as `?access_token=`, `?apiKey=` or
+ * `?password=` are refused, but would otherwise reach the log verbatim, as would search text.
+ */
+function urlForLog(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const query = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const separator = pair.indexOf('=');
+      const name = separator === -1 ? '' : pair.slice(0, separator);
+      return `${PLAIN_PARAMETER_NAME.test(name) ? name : REDACTED}=${REDACTED}`;
+    })
+    .join('&');
+  return `${url.slice(0, queryStart)}?${query}`;
+}
+
+/** Fastify's own request serializer with the query values redacted; tolerant of any `req` logged. */
+function requestForLog(request: Partial<FastifyRequest>) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? urlForLog(request.url) : undefined,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 /** Pino options for createApp: the level plus redaction, and a destination when given. */
 export function loggerOptionsOf(level: string, destination?: LogDestination): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACTED_LOG_PATHS, censor: REDACTED },
+    serializers: { req: requestForLog },
     ...(destination ? { stream: destination } : {}),
   };
 }

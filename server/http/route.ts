@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,6 +43,15 @@ export interface RegisteredRoute {
   path: string;
 }
 
+/** The query of a route that declares none: any parameter is unknown, so 400 naming it. */
+const noQuerySchema = z.strictObject(
+  {},
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? 'This path takes no query parameters.' : undefined,
+  },
+);
+
 /** Every route defined in any app instance, for the OpenAPI document. */
 const registry = new Map<string, RegisteredRoute>();
 
@@ -68,9 +77,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     handler: async (request, reply) => {
       const context = {
-        query: (spec.query
-          ? parseOrThrow(spec.query, request.query, 'parameter')
-          : {}) as z.infer<Q>,
+        query: parseOrThrow(spec.query ?? noQuerySchema, request.query, 'parameter') as z.infer<Q>,
         params: (spec.params
           ? parseOrThrow(spec.params, request.params, 'path parameter')
           : {}) as z.infer<P>,

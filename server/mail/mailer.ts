@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import { ensurePrivateDirectory } from '../db/data-dir.ts';
 
 export interface OutgoingMail {
   /** Names the outbox file; unique per message. */
@@ -72,7 +73,7 @@ function outboxMailer(outboxDir: string): Mailer {
       const info = await transporter.sendMail(messageOptions(mail));
       if (!Buffer.isBuffer(info.message))
         throw new Error('The stream transport returned no buffer.');
-      await fs.mkdir(outboxDir, { recursive: true });
+      ensurePrivateDirectory(outboxDir);
       const file = path.join(outboxDir, `${path.basename(mail.id)}.eml`);
       // Write then rename so a reader of the outbox never sees half a message.
       const partial = `${file}.partial`;

@@ -107,6 +107,40 @@ test('a real server logs requests but never the password, token, API key or file
   }
 });
 
+test('credentials sent in the query string are refused and logged with their values redacted', async () => {
+  const account = await createAccount(app.services.db, 'query-reviewer');
+  const secret = (name: string) => `${name}-${crypto.randomBytes(12).toString('hex')}`;
+  const sent: string[] = [];
+  for (const [pathname, parameter] of [
+    ['/api/v2/entities', 'access_token'],
+    ['/api/v2/entities', 'token'],
+    ['/api/v2/entities', 'apiKey'],
+    ['/api/v2/entities', 'api_key'],
+    ['/api/tokenvalid', 'access_token'],
+    ['/api/gettoken', 'password'],
+    ['/api/v2/no-such-path', 'Password'],
+  ] as const) {
+    const value = secret(parameter);
+    sent.push(value);
+    const response = await fetch(`${baseUrl}${pathname}?limit=5&${parameter}=${value}`, {
+      ...(pathname === '/api/gettoken'
+        ? { method: 'POST', body: new URLSearchParams({ Username: account.username }) }
+        : {}),
+    });
+    expect(response.status, `${pathname}?${parameter}`).toBeGreaterThanOrEqual(400);
+    expect(response.status, `${pathname}?${parameter}`).toBeLessThan(500);
+  }
+  // A bare value with no name is a credential pasted into the URL as well.
+  const bare = secret('bare');
+  sent.push(bare);
+  expect((await fetch(`${baseUrl}/api/v2/entities?${bare}`)).status).toBe(401);
+
+  const log = logLines.join('');
+  expect(log).toContain('/api/v2/entities?limit=[redacted]&access_token=[redacted]');
+  expect(log).toContain('/api/gettoken?limit=[redacted]&password=[redacted]');
+  for (const value of sent) expect(log.includes(value), value).toBe(false);
+});
+
 test('redaction also covers credentials handed to the logger by mistake', async () => {
   const lines: string[] = [];
   const logOnly = Fastify({

@@ -46,9 +46,14 @@ export const clientUpdateConfigSchema = z.object({
   defaultDomain: z.string(),
 });
 export type ClientUpdateConfig = z.infer<typeof clientUpdateConfigSchema>;
+/**
+ * The configurations; `allowedDomains` (beside `data`) lists the host names `domain` may take,
+ * PORTAL_DOMAIN first. Optional: a service that does not send it accepts its configurations'
+ * `defaultDomain`.
+ */
 export const clientUpdateConfigListResponseSchema = envelopeSchema(
   z.array(clientUpdateConfigSchema),
-);
+).extend({ allowedDomains: z.array(z.string()).optional() });
 
 export const CLIENT_UPDATE_STATUSES = ['sent', 'failed'] as const;
 

@@ -161,25 +161,33 @@ export const documentDetailResponseSchema = envelopeSchema(documentDetailSchema)
 
 // ---------- requests ----------
 
-export const entityListQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number from 1 to 100.' })
-    .int('limit must be a whole number from 1 to 100.')
-    .min(1, 'limit must be a whole number from 1 to 100.')
-    .max(100, 'limit must be a whole number from 1 to 100.')
-    .default(10),
-  start: z.coerce
-    .number({ error: 'start must be a whole number of 0 or more.' })
-    .int('start must be a whole number of 0 or more.')
-    .min(0, 'start must be a whole number of 0 or more.')
-    .default(0),
-  type: z
-    .enum(ENTITY_TYPES, { error: 'type must be one of all, natural-persons, legal-entities.' })
-    .default('all'),
-  descending: queryBooleanSchema.default(false),
-  supportingDocuments: queryBooleanSchema.default(false),
-  corporateVerification: queryBooleanSchema.default(false),
-});
+export const entityListQuerySchema = z.strictObject(
+  {
+    limit: z.coerce
+      .number({ error: 'limit must be a whole number from 1 to 100.' })
+      .int('limit must be a whole number from 1 to 100.')
+      .min(1, 'limit must be a whole number from 1 to 100.')
+      .max(100, 'limit must be a whole number from 1 to 100.')
+      .default(10),
+    start: z.coerce
+      .number({ error: 'start must be a whole number of 0 or more.' })
+      .int('start must be a whole number of 0 or more.')
+      .min(0, 'start must be a whole number of 0 or more.')
+      .default(0),
+    type: z
+      .enum(ENTITY_TYPES, { error: 'type must be one of all, natural-persons, legal-entities.' })
+      .default('all'),
+    descending: queryBooleanSchema.default(false),
+    supportingDocuments: queryBooleanSchema.default(false),
+    corporateVerification: queryBooleanSchema.default(false),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown list parameter: ${issue.keys.join(', ')}. The list takes limit, start, type, descending, supportingDocuments and corporateVerification.`
+        : undefined,
+  },
+);
 export type EntityListQuery = z.infer<typeof entityListQuerySchema>;
 
 export const SEARCH_FIELDS = [
@@ -309,9 +317,9 @@ export const documentInputSchema = z.object({
     .min(1, 'Give the file a name.')
     .max(200)
     .refine(
-      // Direction marks and overrides can disguise an extension (`invoice\u202Efdp.exe`).
-      (name) => !/[/\\\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(name),
-      'A file name cannot contain / \\, control characters or text-direction marks.',
+      // Format characters (direction marks, zero-width spaces) can disguise an extension (`invoice\u202Efdp.exe`).
+      (name) => !/[/\\\p{Cc}\p{Cf}]/u.test(name),
+      'A file name cannot contain / \\, control characters, or invisible format characters such as text-direction marks.',
     )
     .refine((name) => !/^\.+$/.test(name), 'A file name cannot be only dots.'),
   type: documentTypeSchema,

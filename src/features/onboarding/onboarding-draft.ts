@@ -6,54 +6,43 @@ import {
 
 export const DRAFT_STORAGE_KEY = 'kyc-desk:onboarding-draft';
 
-/** Base64 characters of attached files a draft keeps; sessionStorage holds about 5 MB per site. */
-export const DRAFT_FILE_BUDGET = 2_000_000;
-
 export interface OnboardingDraft {
+  /** Attached documents keep their name, type, description and size, never their bytes. */
   values: OnboardingFormValues;
   /** One key per draft, so a retried or doubled submission creates one entity. */
   idempotencyKey: string;
-  /** Documents left out of the draft because their contents were too large to keep. */
-  droppedFiles: string[];
   savedAt: string;
 }
 
-/** Keeps every typed value, and attached files only while their contents fit the budget. */
-export function saveDraft(values: OnboardingFormValues, idempotencyKey: string): OnboardingDraft {
-  const kept: DocumentValues[] = [];
-  const droppedFiles: string[] = [];
-  let budget = DRAFT_FILE_BUDGET;
-  for (const document of values.supportingDocuments) {
-    if (document.file.length <= budget) {
-      kept.push(document);
-      budget -= document.file.length;
-    } else {
-      droppedFiles.push(document.fileName);
-    }
-  }
-  const draft: OnboardingDraft = {
-    values: { ...values, supportingDocuments: kept },
-    idempotencyKey,
-    droppedFiles,
-    savedAt: new Date().toISOString(),
-  };
-  if (store(draft)) return draft;
-  // Storage is full (other data of this site): keep the typed values without any file.
-  const withoutFiles: OnboardingDraft = {
-    ...draft,
-    values: { ...values, supportingDocuments: [] },
-    droppedFiles: values.supportingDocuments.map((document) => document.fileName),
-  };
-  store(withoutFiles);
-  return withoutFiles;
+/**
+ * A document without its bytes: sessionStorage is readable by any script of the site and
+ * outlives the form, so identity papers and statements stay in memory only.
+ */
+function withoutBytes(document: DocumentValues): DocumentValues {
+  return { ...document, file: '' };
 }
 
-function store(draft: OnboardingDraft): boolean {
+/** True when a restored document lost its bytes and must be attached again. */
+export function needsReattaching(document: DocumentValues): boolean {
+  return document.file === '';
+}
+
+/** Keeps every typed value and each attached file's name, type and description, not its bytes. */
+export function saveDraft(values: OnboardingFormValues, idempotencyKey: string): OnboardingDraft {
+  const draft: OnboardingDraft = {
+    values: { ...values, supportingDocuments: values.supportingDocuments.map(withoutBytes) },
+    idempotencyKey,
+    savedAt: new Date().toISOString(),
+  };
+  store(draft);
+  return draft;
+}
+
+function store(draft: OnboardingDraft): void {
   try {
     sessionStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
-    return true;
   } catch {
-    return false;
+    // Storage full or blocked: no draft this time; the form itself is unaffected.
   }
 }
 
@@ -69,7 +58,10 @@ export function loadDraft(): OnboardingDraft | null {
     const draft = JSON.parse(text) as Partial<OnboardingDraft>;
     if (!draft.values || typeof draft.idempotencyKey !== 'string') return null;
     const empty = emptyOnboardingValues();
-    return {
+    const storedDocuments = Array.isArray(draft.values.supportingDocuments)
+      ? draft.values.supportingDocuments
+      : [];
+    const restored: OnboardingDraft = {
       // Merged over empty values so a draft saved by an older console still fills every input.
       values: {
         ...empty,
@@ -79,11 +71,14 @@ export function loadDraft(): OnboardingDraft | null {
           ...draft.values.corporateInformation,
         },
         primaryContact: { ...empty.primaryContact, ...draft.values.primaryContact },
+        supportingDocuments: storedDocuments.map(withoutBytes),
       },
       idempotencyKey: draft.idempotencyKey,
-      droppedFiles: Array.isArray(draft.droppedFiles) ? draft.droppedFiles : [],
       savedAt: typeof draft.savedAt === 'string' ? draft.savedAt : '',
     };
+    // An older console kept file bytes in the draft: they go now, not at the next keystroke.
+    if (storedDocuments.some((document) => !needsReattaching(document))) store(restored);
+    return restored;
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 /** Queries of the client-update panel: e-mail configurations, past requests, and recipients. */
 export const clientUpdateQueries = {
   all: () => ['client-updates'] as const,
+  /** The configurations and the portal host names a request may link to. */
   configs: () =>
     queryOptions({
       queryKey: [...clientUpdateQueries.all(), 'configs'] as const,
@@ -16,7 +17,15 @@ export const clientUpdateQueries = {
         apiRequest('/api/v2/client-update-configs', {
           schema: clientUpdateConfigListResponseSchema,
           signal,
-        }).then((envelope) => envelope.data),
+        }).then((envelope) => ({
+          configs: envelope.data,
+          // A service without `allowedDomains` accepts its configurations' own domains.
+          domains: [
+            ...new Set(
+              envelope.allowedDomains ?? envelope.data.map((config) => config.defaultDomain),
+            ),
+          ],
+        })),
       staleTime: 5 * 60_000,
     }),
   history: (entityId: string) =>

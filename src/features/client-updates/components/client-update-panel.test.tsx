@@ -61,8 +61,14 @@ function record(overrides: Partial<ClientUpdateRecord>): ClientUpdateRecord {
   };
 }
 
+const ALLOWED_DOMAINS = ['portal.kyc.example', 'clients.northwind.example'];
+
 /** People, configurations and a history that a successful send appends to. */
-function serveEntityData(configs: ClientUpdateConfig[] = [informationConfig, documentsConfig]) {
+function serveEntityData(
+  configs: ClientUpdateConfig[] = [informationConfig, documentsConfig],
+  /** null: the service sends no allowed list, as a real identity service in gateway mode. */
+  allowedDomains: string[] | null = ALLOWED_DOMAINS,
+) {
   const history: ClientUpdateRecord[] = [];
   const people = [director, contact];
   server.use(
@@ -70,7 +76,9 @@ function serveEntityData(configs: ClientUpdateConfig[] = [informationConfig, doc
       const person = people.find((candidate) => candidate.id === params.id);
       return person ? envelope(person) : apiError(404, 'Not found.');
     }),
-    apiHandler('GET /api/v2/client-update-configs', () => envelope(configs)),
+    apiHandler('GET /api/v2/client-update-configs', () =>
+      allowedDomains ? { ...envelope(configs), allowedDomains } : envelope(configs),
+    ),
     apiHandler('GET /api/v2/entities/legal-entities/:id/client-update-requests', () =>
       envelope([...history]),
     ),
@@ -106,7 +114,7 @@ test('preselects the primary contact and fills the message from the chosen confi
   expect(within(dialog).getByRole('textbox', { name: 'Message' })).toHaveValue(
     'Please check the information we hold about your company.',
   );
-  expect(within(dialog).getByRole('textbox', { name: 'Client portal domain' })).toHaveValue(
+  expect(within(dialog).getByRole('combobox', { name: 'Client portal domain' })).toHaveValue(
     'portal.kyc.example',
   );
   const preview = within(dialog).getByRole('region', { name: 'Preview' });
@@ -125,13 +133,39 @@ test('preselects the primary contact and fills the message from the chosen confi
     'Please check the information we hold about your company. Thank you.',
   );
 
-  await user.clear(within(dialog).getByRole('textbox', { name: 'Client portal domain' }));
-  await user.type(
-    within(dialog).getByRole('textbox', { name: 'Client portal domain' }),
-    'clients.northwind.example',
-  );
+  await user.click(within(dialog).getByRole('combobox', { name: 'Client portal domain' }));
+  await user.click(await screen.findByRole('option', { name: 'clients.northwind.example' }));
   expect(preview).toHaveTextContent('https://clients.northwind.example/client-update/…');
   expect(preview).toHaveTextContent('Subject: Documents needed for your file');
+});
+
+test('offers only the portal domains the server allows, nothing typed', async () => {
+  serveEntityData();
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+  const domain = await within(dialog).findByRole('combobox', { name: 'Client portal domain' });
+  expect(within(dialog).queryByRole('textbox', { name: 'Client portal domain' })).toBeNull();
+
+  await user.click(domain);
+  const options = await screen.findAllByRole('option', { name: /\.example$/ });
+  expect(options.map((option) => option.textContent)).toEqual(ALLOWED_DOMAINS);
+  await user.type(domain, 'attacker-portal.example');
+  expect(domain).toHaveValue('portal.kyc.example');
+});
+
+test('offers the configurations’ own domains when the service sends no allowed list', async () => {
+  serveEntityData(
+    [informationConfig, { ...documentsConfig, defaultDomain: 'docs.kyc.example' }],
+    null,
+  );
+  const { user } = renderPanel();
+  const dialog = await openDialog(user);
+  await user.click(await within(dialog).findByRole('combobox', { name: 'Client portal domain' }));
+  const options = await screen.findAllByRole('option', { name: /\.example$/ });
+  expect(options.map((option) => option.textContent)).toEqual([
+    'portal.kyc.example',
+    'docs.kyc.example',
+  ]);
 });
 
 test('blocks an empty subject or one with a line break before anything is sent', async () => {
@@ -204,7 +238,7 @@ test('shows the server’s field errors on their inputs', async () => {
 
   await waitFor(() =>
     expect(
-      within(dialog).getByRole('textbox', { name: 'Client portal domain' }),
+      within(dialog).getByRole('combobox', { name: 'Client portal domain' }),
     ).toHaveAccessibleDescription(expect.stringContaining('This portal is not configured.')),
   );
 });

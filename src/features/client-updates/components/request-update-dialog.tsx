@@ -118,7 +118,8 @@ function DialogBody({
     <RequestUpdateForm
       entity={entity}
       recipients={recipients}
-      configs={configs.data}
+      configs={configs.data.configs}
+      domains={configs.data.domains}
       onClose={onClose}
     />
   );
@@ -136,11 +137,14 @@ function RequestUpdateForm({
   entity,
   recipients,
   configs,
+  domains,
   onClose,
 }: {
   entity: LegalEntity;
   recipients: Recipient[];
   configs: ClientUpdateConfig[];
+  /** The portal host names the server accepts; the link may point nowhere else. */
+  domains: string[];
   onClose: () => void;
 }) {
   const firstConfig = configs[0];
@@ -266,13 +270,23 @@ function RequestUpdateForm({
               />
             )}
           />
-          <TextInput
-            label="Client portal domain"
-            description="Host name only, such as portal.example.com"
-            required
-            autoComplete="off"
-            {...form.register('domain')}
-            error={errors.domain?.message}
+          <Controller
+            control={form.control}
+            name="domain"
+            render={({ field, fieldState }) => (
+              <Select
+                label="Client portal domain"
+                description="Where the e-mail’s link points: one of this deployment’s client portals"
+                required
+                data={domains}
+                allowDeselect={false}
+                value={field.value === '' ? null : field.value}
+                onChange={(value) => field.onChange(value ?? '')}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                error={fieldState.error?.message}
+              />
+            )}
           />
           <TextInput
             label="Subject"

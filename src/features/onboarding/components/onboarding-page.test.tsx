@@ -132,7 +132,6 @@ test('rejects a country that is not an ISO code, such as a restored “UK”', a
   const draft: OnboardingDraft = {
     values,
     idempotencyKey: 'key-1',
-    droppedFiles: [],
     savedAt: '2026-03-01T10:00:00.000Z',
   };
   sessionStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
@@ -292,4 +291,97 @@ test('encodes a small file to base64 and sends it with its type and description'
       file: Buffer.from(bytes).toString('base64'),
     },
   ]);
+});
+
+test('keeps attached files’ details but not their bytes in the draft, and asks for them again', async () => {
+  const requests = acceptCreates();
+  const first = renderOnboarding();
+  await fillRequiredFields(first.user);
+  const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0xe2]);
+  const base64 = Buffer.from(bytes).toString('base64');
+  await first.user.upload(
+    screen.getByLabelText('Supporting document files'),
+    new File([bytes], 'passport-scan.pdf', { type: 'application/pdf' }),
+  );
+  const row = await screen.findByRole('group', { name: 'passport-scan.pdf' });
+  await first.user.click(within(row).getByRole('combobox', { name: 'Document type' }));
+  await first.user.click(await screen.findByRole('option', { name: 'Proof of Identity' }));
+  await first.user.type(within(row).getByRole('textbox', { name: 'Description' }), 'Director');
+  await waitFor(() =>
+    expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).toContain('"description":"Director"'),
+  );
+  const stored = sessionStorage.getItem(DRAFT_STORAGE_KEY) ?? '';
+  expect(stored).toContain('passport-scan.pdf');
+  expect(stored).not.toContain(base64);
+  first.unmount();
+
+  const second = renderOnboarding();
+  expect(await screen.findByRole('alert', { name: 'Draft restored' })).toHaveTextContent(
+    'Attached files are not kept in the draft. Attach them again: passport-scan.pdf.',
+  );
+  const restored = screen.getByRole('group', { name: 'passport-scan.pdf' });
+  expect(within(restored).getByRole('combobox', { name: 'Document type' })).toHaveValue(
+    'Proof of Identity',
+  );
+  expect(within(restored).getByRole('textbox', { name: 'Description' })).toHaveValue('Director');
+  expect(restored).toHaveTextContent('attach passport-scan.pdf again');
+
+  await second.user.click(createButton());
+  expect(await within(restored).findByRole('alert')).toHaveTextContent(
+    'attach passport-scan.pdf again',
+  );
+  expect(requests).toHaveLength(0);
+
+  await second.user.upload(
+    within(restored).getByLabelText('File for passport-scan.pdf'),
+    new File([bytes], 'passport-scan.pdf', { type: 'application/pdf' }),
+  );
+  await waitFor(() =>
+    expect(
+      within(screen.getByRole('group', { name: 'passport-scan.pdf' })).queryByRole('button', {
+        name: 'Attach passport-scan.pdf again',
+      }),
+    ).not.toBeInTheDocument(),
+  );
+  await second.user.click(createButton());
+
+  await waitFor(() => expect(requests).toHaveLength(1));
+  expect(legalEntityCreateSchema.parse(requests[0]?.body).supportingDocuments).toEqual([
+    {
+      fileName: 'passport-scan.pdf',
+      type: 'Proof of Identity',
+      description: 'Director',
+      mimeType: 'application/pdf',
+      file: base64,
+    },
+  ]);
+});
+
+test('removes file bytes an older console left in a draft as soon as the draft is read', async () => {
+  const values = emptyOnboardingValues();
+  values.corporateInformation.companyName = 'Old Draft Ltd';
+  values.supportingDocuments = [
+    {
+      key: 'doc-1',
+      fileName: 'statement.pdf',
+      type: 'Bank Statement',
+      description: 'March',
+      mimeType: 'application/pdf',
+      size: 5,
+      file: 'JVBERi0x',
+    },
+  ];
+  sessionStorage.setItem(
+    DRAFT_STORAGE_KEY,
+    JSON.stringify({ values, idempotencyKey: 'key-2', savedAt: '2026-03-01T10:00:00.000Z' }),
+  );
+
+  renderOnboarding();
+
+  expect(await screen.findByRole('alert', { name: 'Draft restored' })).toHaveTextContent(
+    'Attach them again: statement.pdf.',
+  );
+  const stored = sessionStorage.getItem(DRAFT_STORAGE_KEY) ?? '';
+  expect(stored).toContain('statement.pdf');
+  expect(stored).not.toContain('JVBERi0x');
 });

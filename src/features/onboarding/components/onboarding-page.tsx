@@ -12,7 +12,12 @@ import type { LegalEntityCreate } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useCreateLegalEntity } from '../api/use-create-legal-entity.ts';
-import { clearDraft, loadDraft, type OnboardingDraft } from '../onboarding-draft.ts';
+import {
+  clearDraft,
+  loadDraft,
+  needsReattaching,
+  type OnboardingDraft,
+} from '../onboarding-draft.ts';
 import {
   emptyOnboardingValues,
   formFieldOf,
@@ -110,14 +115,16 @@ export function OnboardingPage() {
   }
 
   const pending = createLegalEntity.isPending || form.formState.isSubmitting;
+  const reattach = restored?.values.supportingDocuments.filter(needsReattaching) ?? [];
 
   return (
     <Stack gap="lg" maw={1200} pb="xl">
       <div>
         <Title order={1}>Onboard a legal entity</Title>
         <Text c="dimmed">
-          Fields marked * are required. Your draft is kept in this browser tab as you type, with
-          attached files up to 2 MB in total, until you create the entity or discard it.
+          Fields marked * are required. Your draft is kept in this browser tab as you type, until
+          you create the entity or discard it; attached files keep their name, type and description
+          in it, but not their contents.
         </Text>
       </div>
 
@@ -132,9 +139,10 @@ export function OnboardingPage() {
             {restored.savedAt ? ` (saved ${formatDate(restored.savedAt)})` : ''}. Use Discard draft
             to start again.
           </Text>
-          {restored.droppedFiles.length > 0 && (
+          {reattach.length > 0 && (
             <Text size="sm" mt="xs">
-              Too large to keep in the draft, attach again: {restored.droppedFiles.join(', ')}.
+              Attached files are not kept in the draft. Attach them again:{' '}
+              {reattach.map((document) => document.fileName).join(', ')}.
             </Text>
           )}
         </Alert>

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   Button,
+  FileButton,
   Fieldset,
   Group,
   List,
@@ -17,7 +18,13 @@ import { useEffect, useRef, useState } from 'react';
 import { Controller, useFieldArray, useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../../contract/entities.ts';
 import { formatBytes } from '../../../lib/format.ts';
-import { firstErrorMessage, MAX_DOCUMENTS, type OnboardingFormValues } from '../onboarding-form.ts';
+import { needsReattaching } from '../onboarding-draft.ts';
+import {
+  firstErrorMessage,
+  MAX_DOCUMENTS,
+  type DocumentValues,
+  type OnboardingFormValues,
+} from '../onboarding-form.ts';
 import { readFileAsBase64 } from '../read-file-as-base64.ts';
 import { FormTextInput } from './form-fields.tsx';
 
@@ -31,10 +38,20 @@ interface FileBeingRead {
   loaded: number;
 }
 
+/** Why `file` cannot be attached next to documents of `otherBytes` in all, or null. */
+function sizeProblemOf(file: File, otherBytes: number): string | null {
+  if (file.size > MAX_DOCUMENT_BYTES)
+    return `${file.name} is ${formatBytes(file.size)}; each document can be at most ${formatBytes(MAX_DOCUMENT_BYTES)}.`;
+  if (file.size === 0) return `${file.name} is empty.`;
+  if (otherBytes + file.size > MAX_TOTAL_DOCUMENT_BYTES)
+    return `${file.name} was not added: together the documents can be at most ${formatBytes(MAX_TOTAL_DOCUMENT_BYTES)}.`;
+  return null;
+}
+
 export function SupportingDocumentsSection() {
   const { control, getValues } = useFormContext<OnboardingFormValues>();
-  const { errors } = useFormState({ control, name: 'supportingDocuments' });
-  const { fields, append, remove } = useFieldArray({
+  const { errors, isSubmitted } = useFormState({ control, name: 'supportingDocuments' });
+  const { fields, append, remove, update } = useFieldArray({
     control,
     name: 'supportingDocuments',
     keyName: 'fieldKey',
@@ -89,18 +106,13 @@ export function SupportingDocumentsSection() {
     const found: string[] = [];
     const accepted: File[] = [];
     for (const file of files) {
-      if (file.size > MAX_DOCUMENT_BYTES) {
-        found.push(
-          `${file.name} is ${formatBytes(file.size)}; each document can be at most ${formatBytes(MAX_DOCUMENT_BYTES)}.`,
-        );
-      } else if (file.size === 0) {
-        found.push(`${file.name} is empty.`);
-      } else if (count >= MAX_DOCUMENTS) {
-        found.push(`${file.name} was not added: at most ${MAX_DOCUMENTS} documents per entity.`);
-      } else if (total + file.size > MAX_TOTAL_DOCUMENT_BYTES) {
-        found.push(
-          `${file.name} was not added: together the documents can be at most ${formatBytes(MAX_TOTAL_DOCUMENT_BYTES)}.`,
-        );
+      const problem =
+        sizeProblemOf(file, total) ??
+        (count >= MAX_DOCUMENTS
+          ? `${file.name} was not added: at most ${MAX_DOCUMENTS} documents per entity.`
+          : null);
+      if (problem) {
+        found.push(problem);
       } else {
         accepted.push(file);
         count += 1;
@@ -109,6 +121,35 @@ export function SupportingDocumentsSection() {
     }
     setProblems(found);
     for (const file of accepted) void read(file);
+  }
+
+  /** Puts a file's bytes back into a restored document, keeping its type and description. */
+  async function reattach(document: DocumentValues, file: File) {
+    const others = getValues('supportingDocuments').filter((other) => other.key !== document.key);
+    const problem = sizeProblemOf(
+      file,
+      others.reduce((sum, other) => sum + other.size, 0),
+    );
+    setProblems(problem ? [problem] : []);
+    if (problem) return;
+    try {
+      const file64 = await readFileAsBase64(file, { signal: unmounted.current?.signal });
+      // Found again by key: rows may have been removed while the file was read.
+      const index = getValues('supportingDocuments').findIndex(
+        (current) => current.key === document.key,
+      );
+      if (index === -1) return;
+      update(index, {
+        ...getValues(`supportingDocuments.${index}`),
+        fileName: file.name,
+        mimeType: file.type,
+        size: file.size,
+        file: file64,
+      });
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError'))
+        setProblems([`${file.name} could not be read. Attach it again.`]);
+    }
   }
 
   return (
@@ -187,10 +228,41 @@ export function SupportingDocumentsSection() {
               {formatBytes(document.size)}
               {document.mimeType ? ` · ${document.mimeType}` : ''}
             </Text>
-            {fileError && (
-              <Text c="red" size="sm" mb="xs" role="alert">
-                {fileError}
-              </Text>
+            {needsReattaching(document) ? (
+              <Group gap="sm" mb="xs" wrap="nowrap">
+                <Text
+                  size="sm"
+                  c={isSubmitted ? 'red' : 'orange.9'}
+                  role={isSubmitted ? 'alert' : undefined}
+                >
+                  The draft kept this document’s details but not the file: attach{' '}
+                  {document.fileName} again.
+                </Text>
+                <FileButton
+                  onChange={(file) => {
+                    if (file) void reattach(document, file);
+                  }}
+                  inputProps={{ 'aria-label': `File for ${document.fileName}` }}
+                >
+                  {(props) => (
+                    <Button
+                      {...props}
+                      size="xs"
+                      variant="light"
+                      leftSection={<IconPaperclip size={14} aria-hidden />}
+                      aria-label={`Attach ${document.fileName} again`}
+                    >
+                      Attach again
+                    </Button>
+                  )}
+                </FileButton>
+              </Group>
+            ) : (
+              fileError && (
+                <Text c="red" size="sm" mb="xs" role="alert">
+                  {fileError}
+                </Text>
+              )
             )}
             <Group align="flex-end" wrap="nowrap" gap="md">
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ flex: 1 }}>
