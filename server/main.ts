@@ -12,6 +12,12 @@ async function main() {
   const url = address.replace('127.0.0.1', 'localhost');
   const lines = [`KYC Desk is running at ${url}`, `API reference: ${url}/api/docs`];
   if (demo) lines.push(...demoAccountNotice(demo, process.stdout.isTTY));
+  if (config.databaseUrl && !config.upstream) {
+    lines.push(
+      'On PostgreSQL: no demo data. Create accounts with npm run admin -- account:create <username>',
+      '(run with the same DATABASE_URL).',
+    );
+  }
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
