@@ -10,7 +10,9 @@ import {
   GOOD_TOKEN,
   sendJson,
   startRecordingUpstream,
+  type RecordedRequest,
   type RecordingUpstream,
+  type UpstreamHandler,
 } from './recording-upstream.ts';
 
 const UPSTREAM_KEY = 'upstream-secret-key';
@@ -416,6 +418,313 @@ describe('upstream errors', () => {
     } finally {
       await lonely.close();
     }
+  });
+});
+
+/** Lets the token check pass as usual and answers every other request with `handler`. */
+function answerEntityCalls(handler: UpstreamHandler) {
+  upstream.handle((request, response) =>
+    request.url === '/api/tokenvalid'
+      ? defaultHandler(request, response)
+      : handler(request, response),
+  );
+}
+
+/** One request written byte for byte on a socket: the request target exactly as given. */
+async function socketCall(requestLine: string, headers: Record<string, string>) {
+  const url = new URL(gatewayUrl);
+  const socket = net.connect(Number(url.port), url.hostname);
+  await once(socket, 'connect');
+  const head = Object.entries({ Host: url.host, Connection: 'close', ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`${requestLine}\r\n${head}\r\n`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+  return { status, body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as unknown };
+}
+
+describe('request targets', () => {
+  it('refuses encoded separators, double encoding, backslashes and `..;` without contacting the upstream', async () => {
+    const escapes = [
+      '/api/v2/..%2fadmin',
+      '/api/v2/%2e%2e%2fadmin',
+      '/api/v2/%252e%252e/admin',
+      '/api/v2/..%5cadmin',
+      '/api/v2/x/..;/..;/admin',
+      // The same tricks where the allow-list takes a parameter.
+      '/api/v2/documents/..%2fadmin',
+      '/api/v2/documents/%2e%2e',
+      '/api/v2/documents/%252e%252e%252fadmin',
+      '/api/v2/documents/..%5cadmin',
+      '/api/v2/documents/..;',
+      '/api/v2/documents/x;jsessionid=1',
+      '/api/v2/entities/..%2f..%2fadmin/documents',
+      '/api/v2/entities/legal-entities/%00/request-client-update',
+    ];
+    for (const path of escapes) {
+      const response = await rawCall('GET', path, bearer());
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+      expect(errorOf({ body: JSON.parse(response.text) }).code).toBe(404);
+    }
+    // Not valid percent-encoding at all: Fastify refuses it before any route runs.
+    expect((await rawCall('GET', '/api/v2/documents/%E0%A4%A', bearer())).status).toBe(400);
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it('forwards nothing off the allow-list: unknown paths, other methods, trailing slashes', async () => {
+    const refused: [string, string][] = [
+      ['GET', '/api/v2/admin'],
+      ['GET', '/api/v2/entities/'],
+      ['GET', '/api/v2/documents'],
+      ['DELETE', '/api/v2/entities/legal-entities/abc'],
+      ['PUT', '/api/v2/entities/legal-entities'],
+      ['POST', '/api/v2/documents/abc'],
+      ['HEAD', '/api/v2/entities'],
+    ];
+    for (const [method, path] of refused) {
+      const response = await rawCall(method, path, bearer());
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
+    }
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it('answers 400 to an absolute-form request target and forwards nothing', async () => {
+    const targets = [
+      'GET http://169.254.169.254/api/v2/entities HTTP/1.1',
+      'GET http://169.254.169.254/api/tokenvalid HTTP/1.1',
+      'POST http://169.254.169.254/api/gettoken HTTP/1.1',
+    ];
+    for (const requestLine of targets) {
+      const response = await socketCall(requestLine, { ...bearer(), 'Content-Length': '0' });
+      expect({ requestLine, status: response.status }).toEqual({ requestLine, status: 400 });
+      expect(errorOf(response).message).toMatch(/request target must be a path/);
+    }
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it('builds each forwarded path from the allow-list with encoded parameters and a rebuilt query', async () => {
+    const id = 'ID 7:ü?#';
+    const sent = encodeURIComponent(id).replaceAll('%3A', ':');
+    const encoded = encodeURIComponent(id);
+    const cases: [string, string, string][] = [
+      [
+        'GET',
+        '/api/v2/entities?limit=5&type=legal-entities',
+        '/api/v2/entities?limit=5&type=legal-entities',
+      ],
+      [
+        'GET',
+        '/api/v2/entities/legal-entities?companyName=a%20b&duns=1',
+        '/api/v2/entities/legal-entities?companyName=a+b&duns=1',
+      ],
+      [
+        'GET',
+        '/api/v2/entities/natural-persons?lastName=O%27Neil&firstName=Ann',
+        '/api/v2/entities/natural-persons?lastName=O%27Neil&firstName=Ann',
+      ],
+      ['POST', '/api/v2/entities/legal-entities', '/api/v2/entities/legal-entities'],
+      [
+        'GET',
+        `/api/v2/entities/legal-entities/${sent}`,
+        `/api/v2/entities/legal-entities/${encoded}`,
+      ],
+      [
+        'GET',
+        `/api/v2/entities/natural-persons/${sent}`,
+        `/api/v2/entities/natural-persons/${encoded}`,
+      ],
+      [
+        'GET',
+        `/api/v2/entities/legal-entities/${sent}/request-client-update`,
+        `/api/v2/entities/legal-entities/${encoded}/request-client-update`,
+      ],
+      [
+        'GET',
+        `/api/v2/entities/legal-entities/${sent}/client-update-requests?limit=2`,
+        `/api/v2/entities/legal-entities/${encoded}/client-update-requests?limit=2`,
+      ],
+      ['GET', '/api/v2/client-update-configs', '/api/v2/client-update-configs'],
+      ['GET', `/api/v2/entities/${sent}/documents`, `/api/v2/entities/${encoded}/documents`],
+      ['GET', `/api/v2/documents/${sent}`, `/api/v2/documents/${encoded}`],
+      [
+        'GET',
+        '/api/v2/entities?companyName=%2e%2e%2f%5c&x=%zz',
+        '/api/v2/entities?companyName=..%2F%5C&x=%25zz',
+      ],
+    ];
+    for (const [method, path, expected] of cases) {
+      upstream.requests.length = 0;
+      const response = await rawCall(method, path, bearer(), method === 'POST' ? '{}' : undefined);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      const [forwarded, ...others] = upstream.entityRequests();
+      expect(others).toEqual([]);
+      expect({ method: forwarded?.method, url: forwarded?.url }).toEqual({ method, url: expected });
+    }
+  });
+
+  it('sends sign-in and token checks to their fixed paths, whatever the query', async () => {
+    await rawCall('GET', '/api/tokenvalid?next=..%2f..%2fadmin', bearer());
+    await rawCall(
+      'POST',
+      '/api/gettoken?next=http://169.254.169.254/',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      'Username=a&Password=b',
+    );
+    expect(upstream.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET /api/tokenvalid',
+      'POST /api/gettoken',
+    ]);
+  });
+});
+
+describe('answers relayed', () => {
+  it('answers 502 to a success that is not declared JSON, even when its bytes are JSON', async () => {
+    const answers: [string, string][] = [
+      ['text/html', '<html><script>alert(1)</script></html>'],
+      ['text/html; charset=utf-8', '{"code":200,"status":"success","message":"","data":[]}'],
+      ['text/plain', '{"code":200,"status":"success","message":"","data":[]}'],
+      ['', '{"code":200,"status":"success","message":"","data":[]}'],
+    ];
+    for (const [type, text] of answers) {
+      answerEntityCalls((_request, response) => {
+        response.writeHead(200, type === '' ? {} : { 'content-type': type });
+        response.end(text);
+      });
+      const response = await call('/api/v2/entities', { headers: bearer() });
+      expect({ type, status: response.status }).toEqual({ type, status: 502 });
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(errorOf(response).message).toBe(
+        'The identity service answered with something other than JSON; the gateway relays JSON only.',
+      );
+    }
+  });
+
+  it('sends its own JSON content type, never the upstream’s, on every relayed answer', async () => {
+    answerEntityCalls((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8; x=<b>' });
+      response.end('{"code":200,"status":"success","message":"","data":[]}');
+    });
+    const success = await call('/api/v2/entities', { headers: bearer() });
+    expect(success.status).toBe(200);
+    expect(success.headers.get('content-type')).toBe('application/json; charset=utf-8');
+
+    const envelope = '{"code":404,"status":"error","message":"No such entity.","data":[]}';
+    answerEntityCalls((_request, response) => {
+      response.writeHead(404, { 'content-type': 'text/html' });
+      response.end(envelope);
+    });
+    const error = await call('/api/v2/entities/legal-entities/x', { headers: bearer() });
+    expect(error.status).toBe(404);
+    expect(error.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(errorOf(error).message).toBe('The identity service does not know this path or id.');
+  });
+
+  it('checks the head of a streamed answer and its type before streaming it on', async () => {
+    const large = 'x'.repeat(2 * 1024 * 1024);
+    const answers: [string, string][] = [
+      ['application/json', `<html>${large}</html>`],
+      ['application/json', `["${large}"]`],
+      ['text/html', `{"data":"${large}"}`],
+      ['application/octet-stream', `{"data":"${large}"}`],
+    ];
+    for (const [type, text] of answers) {
+      answerEntityCalls((_request, response) => {
+        response.writeHead(200, { 'content-type': type });
+        response.end(text);
+      });
+      const response = await call(`/api/v2/documents/${crypto.randomUUID()}`, {
+        headers: bearer(),
+      });
+      expect({ type, start: text.slice(0, 6), status: response.status }).toEqual({
+        type,
+        start: text.slice(0, 6),
+        status: 502,
+      });
+      expect(errorOf(response).message).toMatch(/other than JSON/);
+    }
+  });
+});
+
+describe('the API key in upstream answers', () => {
+  /** Echoes back whatever key the gateway sent, as a hostile or careless upstream might. */
+  const keyOf = (request: RecordedRequest) => String(request.headers['x-service-key']);
+
+  it('redacts the key an upstream echoes in error messages, envelopes and headers', async () => {
+    const answers: ((key: string, response: http.ServerResponse) => void)[] = [
+      (key, response) => sendJson(response, 400, { message: `Key ${key} is not allowed here.` }),
+      (key, response) =>
+        sendJson(response, 403, { code: 403, status: 'error', message: `No (${key}).`, data: [] }),
+      (key, response) => {
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': key });
+        response.end(`{"error":"slow down, ${key.replace('-', '\\u002d')}"}`);
+      },
+    ];
+    for (const [index, answer] of answers.entries()) {
+      answerEntityCalls((request, response) => answer(keyOf(request), response));
+      const response = await call('/api/v2/entities', { headers: bearer() });
+      expect({ index, status: response.status }).toEqual({
+        index,
+        status: [400, 403, 429][index],
+      });
+      expect(response.text).not.toContain(UPSTREAM_KEY);
+      expect([...response.headers.values()].join('\n')).not.toContain(UPSTREAM_KEY);
+      expect(errorOf(response).message).toContain('[redacted]');
+    }
+    expect(upstream.entityRequests().map(keyOf)).toEqual([
+      UPSTREAM_KEY,
+      UPSTREAM_KEY,
+      UPSTREAM_KEY,
+    ]);
+  });
+
+  it('redacts the key in a success body and in a token check’s refusal', async () => {
+    answerEntityCalls((request, response) =>
+      sendJson(response, 200, {
+        code: 200,
+        status: 'success',
+        message: '',
+        data: [{ note: `served for ${keyOf(request)}`, [keyOf(request)]: true }],
+      }),
+    );
+    const success = await call('/api/v2/entities', { headers: bearer() });
+    expect(success.status).toBe(200);
+    expect(success.text).not.toContain(UPSTREAM_KEY);
+    expect(success.body).toEqual({
+      code: 200,
+      status: 'success',
+      message: '',
+      data: [{ note: 'served for [redacted]*********', '[redacted]*********': true }],
+    });
+
+    upstream.handle((_request, response) =>
+      sendJson(response, 400, { message: `Token checks need ${UPSTREAM_KEY}.` }),
+    );
+    const refused = await call('/api/v2/entities', { headers: bearer() });
+    expect(refused.status).toBe(400);
+    expect(refused.text).not.toContain(UPSTREAM_KEY);
+    expect(errorOf(refused).message).toBe('Token checks need [redacted]*********.');
+  });
+
+  it('redacts the key everywhere in a streamed answer, also across chunk boundaries', async () => {
+    let echoed = '';
+    answerEntityCalls((request, response) => {
+      // Nothing but keys, one byte apart: nearly every read of the gateway ends inside one.
+      echoed = `{"data":{"file":"${`${keyOf(request)}.`.repeat(80_000)}"}}`;
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(echoed),
+      });
+      response.end(echoed);
+    });
+    const response = await call(`/api/v2/documents/${crypto.randomUUID()}`, { headers: bearer() });
+    expect(response.status).toBe(200);
+    expect(echoed.split(UPSTREAM_KEY)).toHaveLength(80_001);
+    expect(response.text).not.toContain(UPSTREAM_KEY);
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(echoed)));
+    expect(response.text).toBe(echoed.split(UPSTREAM_KEY).join('[redacted]*********'));
   });
 });
 

@@ -1,19 +1,22 @@
-import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { ApiError } from '../http/errors.ts';
+import type { Redactor } from './redaction.ts';
 import { UpstreamFailure, type UpstreamResponse } from './upstream-client.ts';
 
 /** Answers up to this size are read whole and checked; larger ones (documents) stream through. */
 export const STREAM_THRESHOLD_BYTES = 1024 * 1024;
 
-/** The only upstream response headers the client sees. */
-const RELAYED_RESPONSE_HEADERS = [
-  'content-type',
-  'retry-after',
-  'idempotent-replayed',
-  'cache-control',
-];
+/** The only upstream response headers the client sees; the type is always the gateway's own. */
+const RELAYED_RESPONSE_HEADERS = ['retry-after', 'idempotent-replayed', 'cache-control'];
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** `application/json` or a `+json` type such as `application/problem+json`, any parameters. */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.-]+\+)?json$/;
+
+/** A streamed answer is relayed only when it starts like the envelope: an object. */
+const JSON_OBJECT_START = /^[\t\n\r ]*\{/;
 
 const UPSTREAM_STATUS_TEXT: Record<number, string> = {
   400: 'The identity service refused the request as invalid.',
@@ -30,6 +33,12 @@ const UPSTREAM_STATUS_TEXT: Record<number, string> = {
 export function apiErrorOf(failure: UpstreamFailure): ApiError {
   if (failure.kind === 'timeout') {
     return new ApiError(504, 'The identity service did not answer in time.');
+  }
+  if (failure.kind === 'not-json') {
+    return new ApiError(
+      502,
+      'The identity service answered with something other than JSON; the gateway relays JSON only.',
+    );
   }
   if (failure.kind === 'unreadable') {
     return new ApiError(
@@ -95,12 +104,18 @@ function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } 
   }
 }
 
-function copyHeaders(reply: FastifyReply, response: UpstreamResponse) {
+/** Whether the upstream declared a JSON answer; its bytes are checked as well. */
+function declaresJson(response: UpstreamResponse): boolean {
+  const mediaType = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  return JSON_MEDIA_TYPE.test(mediaType ?? '');
+}
+
+function copyHeaders(reply: FastifyReply, response: UpstreamResponse, redactor: Redactor) {
   for (const name of RELAYED_RESPONSE_HEADERS) {
     const value = response.headers[name];
-    if (typeof value === 'string') reply.header(name, value);
+    if (typeof value === 'string') reply.header(name, redactor.text(value));
   }
-  if (!reply.hasHeader('content-type')) reply.header('content-type', 'application/json');
+  reply.header('content-type', JSON_CONTENT_TYPE);
 }
 
 /** The upstream's own words for an error body that is not the envelope, when it has any. */
@@ -113,21 +128,34 @@ function messageOf(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The bytes to send: the upstream's own, or the value again with the API key redacted. */
+function redactedBytes(bytes: Buffer, value: unknown, redactor: Redactor): Buffer | string {
+  const redacted = redactor.json(value);
+  return redacted.changed ? JSON.stringify(redacted.value) : bytes;
+}
+
 /**
- * Sends the upstream's answer to the client: 2xx JSON and error envelopes unchanged, other 4xx
- * wrapped into the envelope, anything unreadable as 502. Bodies over the threshold stream through.
+ * Sends the upstream's answer to the client: 2xx JSON and error envelopes (the API key redacted),
+ * other 4xx wrapped into the envelope, anything unreadable or not JSON as 502. Bodies over the
+ * threshold stream through.
  */
 export async function relay(
   reply: FastifyReply,
   response: UpstreamResponse,
+  redactor: Redactor,
 ): Promise<FastifyReply> {
   const { status } = response;
   const isSuccess = status >= 200 && status < 300;
   const isError = status >= 400 && status < 600;
-  if (!isSuccess && !isError) {
+  const isJson = declaresJson(response);
+  if ((!isSuccess && !isError) || (isSuccess && !isJson)) {
     response.body.destroy();
     response.stopDeadline();
-    throw apiErrorOf(new UpstreamFailure('unreadable', `unexpected status ${status}`));
+    throw apiErrorOf(
+      isSuccess
+        ? new UpstreamFailure('not-json', 'success answer of another type')
+        : new UpstreamFailure('unreadable', `unexpected status ${status}`),
+    );
   }
 
   let head: Head;
@@ -139,25 +167,32 @@ export async function relay(
   }
 
   if (!head.complete) {
-    if (!isSuccess) {
+    const startsLikeObject = JSON_OBJECT_START.test(
+      Buffer.concat(head.chunks, head.size).subarray(0, 64).toString('latin1'),
+    );
+    if (!isSuccess || !startsLikeObject) {
       response.body.destroy();
       response.stopDeadline();
-      throw apiErrorOf(new UpstreamFailure('unreadable', 'oversized error answer'));
+      throw apiErrorOf(
+        isSuccess
+          ? new UpstreamFailure('not-json', 'streamed answer does not start like an object')
+          : new UpstreamFailure('unreadable', 'oversized error answer'),
+      );
     }
-    return streamOn(reply, response, head);
+    return streamOn(reply, response, head, redactor);
   }
 
   response.stopDeadline();
   const bytes = Buffer.concat(head.chunks, head.size);
-  const parsed = parseJson(bytes);
+  const parsed = isJson ? parseJson(bytes) : { ok: false as const };
   if (isSuccess) {
     if (!parsed.ok) throw apiErrorOf(new UpstreamFailure('unreadable', 'answer is not JSON'));
-    copyHeaders(reply, response);
-    return reply.code(status).send(bytes);
+    copyHeaders(reply, response, redactor);
+    return reply.code(status).send(redactedBytes(bytes, parsed.value, redactor));
   }
   if (parsed.ok && errorEnvelopeSchema.safeParse(parsed.value).success) {
-    copyHeaders(reply, response);
-    return reply.code(status).send(bytes);
+    copyHeaders(reply, response, redactor);
+    return reply.code(status).send(redactedBytes(bytes, parsed.value, redactor));
   }
   if (status >= 500) {
     throw apiErrorOf(new UpstreamFailure('unreadable', `status ${status} without the envelope`));
@@ -165,18 +200,23 @@ export async function relay(
   const retryAfter = response.headers['retry-after'];
   throw new ApiError(
     status,
-    (parsed.ok ? messageOf(parsed.value) : undefined) ??
+    (parsed.ok ? messageOf(redactor.json(parsed.value).value) : undefined) ??
       UPSTREAM_STATUS_TEXT[status] ??
       `The identity service refused the request (status ${status}).`,
     [],
-    typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {},
+    typeof retryAfter === 'string' ? { 'Retry-After': redactor.text(retryAfter) } : {},
   );
 }
 
 /** Streams a long answer: what was read so far, then the rest as it arrives, never held whole. */
-function streamOn(reply: FastifyReply, response: UpstreamResponse, head: Head): FastifyReply {
+function streamOn(
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  head: Head,
+  redactor: Redactor,
+): FastifyReply {
   response.stopDeadline();
-  const out = new PassThrough();
+  const out = redactor.stream();
   for (const chunk of head.chunks) out.write(chunk);
   const idleMs = response.timeoutMs;
   let idle = setTimeout(onIdle, idleMs);
@@ -195,7 +235,7 @@ function streamOn(reply: FastifyReply, response: UpstreamResponse, head: Head): 
   });
   response.body.pipe(out);
   response.body.resume();
-  copyHeaders(reply, response);
+  copyHeaders(reply, response, redactor);
   const length = response.headers['content-length'];
   if (typeof length === 'string') reply.header('content-length', length);
   return reply.code(response.status).send(out);
@@ -204,6 +244,7 @@ function streamOn(reply: FastifyReply, response: UpstreamResponse, head: Head): 
 /** A short JSON answer read whole (the token check); unreadable or oversized is a failure. */
 export async function readJsonAnswer(
   response: UpstreamResponse,
+  redactor: Redactor,
 ): Promise<{ status: number; value: unknown; message: string | undefined }> {
   let head: Head;
   try {
@@ -217,7 +258,11 @@ export async function readJsonAnswer(
     response.body.destroy();
     throw apiErrorOf(new UpstreamFailure('unreadable', 'oversized answer'));
   }
+  if (!declaresJson(response)) {
+    throw apiErrorOf(new UpstreamFailure('not-json', 'token check answered another type'));
+  }
   const parsed = parseJson(Buffer.concat(head.chunks, head.size));
   if (!parsed.ok) throw apiErrorOf(new UpstreamFailure('unreadable', 'answer is not JSON'));
-  return { status: response.status, value: parsed.value, message: messageOf(parsed.value) };
+  const value = redactor.json(parsed.value).value;
+  return { status: response.status, value, message: messageOf(value) };
 }

@@ -6,6 +6,8 @@ import type { Config } from '../env.ts';
 import { ApiError, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
+import { isOriginForm, v2TargetOf } from './forward-target.ts';
+import { createRedactor } from './redaction.ts';
 import { apiErrorOf, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
@@ -21,12 +23,6 @@ export type UpstreamConfig = NonNullable<Config['upstream']>;
 const SIGN_IN_HEADERS = ['accept', 'content-type', 'content-length'];
 const TOKEN_CHECK_HEADERS = ['accept', 'authorization'];
 const ENTITY_HEADERS = ['accept', 'content-type', 'content-length', 'idempotency-key'];
-
-/** The interface's request-client-update is a GET with a body; browsers can only POST it. */
-const CLIENT_UPDATE_PATH = /^\/api\/v2\/entities\/legal-entities\/[^/?]+\/request-client-update$/;
-
-/** `.` or `..` segments, plain or percent-encoded, could lead the upstream outside /api/v2. */
-const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 
 const INVALID_TOKEN = 'The token is invalid or has expired. Sign in again.';
 
@@ -52,6 +48,7 @@ function registerGatewayRoutes(
 ): void {
   const client = createUpstreamClient(upstream);
   const validTokens = new ValidTokenCache(now);
+  const redactor = createRedactor(upstream.apiKey);
   app.addHook('onClose', () => {
     client.close();
   });
@@ -95,11 +92,11 @@ function registerGatewayRoutes(
   }
 
   /** Confirms the caller's JWT with the identity service, or a recent confirmation of it. */
-  async function requireValidToken(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const token = bearerTokenOf(request);
-    if (!token) {
-      throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
-    }
+  async function requireValidToken(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+  ): Promise<void> {
     if (validTokens.has(token)) return;
     const response = await exchange(
       request,
@@ -111,7 +108,7 @@ function registerGatewayRoutes(
       },
       false,
     );
-    const answer = await readJsonAnswer(response);
+    const answer = await readJsonAnswer(response, redactor);
     const isValid =
       answer.status === 200 &&
       (answer.value as { isTokenValid?: unknown } | null)?.isTokenValid === true;
@@ -135,6 +132,14 @@ function registerGatewayRoutes(
       parsed(null);
     });
 
+    // An absolute URL (`GET http://host/…`) is never passed on; only a plain path is served.
+    scope.addHook('onRequest', (request, _reply, done) => {
+      const refusal = isOriginForm(request.url)
+        ? undefined
+        : new ApiError(400, 'The request target must be a path such as /api/v2/entities.');
+      done(refusal);
+    });
+
     // Refused on the declared length before anything else, as the embedded server does.
     scope.addHook('onRequest', (request, _reply, done) => {
       const tooLarge = Number(request.headers['content-length'] ?? 0) > CREATE_BODY_LIMIT;
@@ -149,11 +154,12 @@ function registerGatewayRoutes(
           reply,
           {
             method: 'POST',
-            path: request.url,
+            path: '/api/gettoken',
             headers: pick(request, SIGN_IN_HEADERS),
           },
           true,
         ),
+        redactor,
       ),
     );
 
@@ -165,28 +171,27 @@ function registerGatewayRoutes(
           reply,
           {
             method: 'GET',
-            path: request.url,
+            path: '/api/tokenvalid',
             headers: pick(request, TOKEN_CHECK_HEADERS),
           },
           false,
         ),
+        redactor,
       ),
     );
 
+    // 401 without a token, then 404 for anything off the allow-list, before the upstream is asked.
     scope.all('/api/v2/*', { bodyLimit: CREATE_BODY_LIMIT }, async (request, reply) => {
-      const pathname = request.url.split('?')[0] ?? '';
-      if (DOT_SEGMENT.test(pathname) || pathname.includes('\\')) {
-        return sendPathNotFound(request, reply);
+      const token = bearerTokenOf(request);
+      if (!token) {
+        throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
       }
-      await requireValidToken(request, reply);
-      const method =
-        request.method === 'POST' && CLIENT_UPDATE_PATH.test(pathname) ? 'GET' : request.method;
+      const target = v2TargetOf(request.method, request.url);
+      if (!target) return sendPathNotFound(request, reply);
+      await requireValidToken(request, reply, token);
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
-      return relay(
-        reply,
-        await exchange(request, reply, { method, path: request.url, headers }, true),
-      );
+      return relay(reply, await exchange(request, reply, { ...target, headers }, true), redactor);
     });
     done();
   });

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../http/errors.ts';
 
 /** Why an exchange with the identity service failed before it gave a usable answer. */
-export type UpstreamFailureKind = 'timeout' | 'unreachable' | 'unreadable';
+export type UpstreamFailureKind = 'timeout' | 'unreachable' | 'unreadable' | 'not-json';
 
 export class UpstreamFailure extends Error {
   constructor(

@@ -1,0 +1,104 @@
+/**
+ * What the gateway sends to the identity service is built here from an allow-list of the /api/v2
+ * routes, never copied from the request target: an upstream (or a proxy before it) that decodes
+ * `%2F`, honours `..;` or takes an absolute URL must not be led outside /api/v2.
+ */
+
+interface V2Route {
+  methods: readonly string[];
+  /** Fixed words, and `:id` where a parameter is taken from the request. */
+  segments: readonly string[];
+  /** The interface's request-client-update is a GET with a body; browsers can only POST it. */
+  upstreamMethod?: string;
+}
+
+/** The /api/v2 routes of the interface and decisions.md; the same as the embedded server's. */
+const V2_ROUTES: readonly V2Route[] = [
+  { methods: ['GET'], segments: ['entities'] },
+  { methods: ['GET', 'POST'], segments: ['entities', 'legal-entities'] },
+  { methods: ['GET'], segments: ['entities', 'legal-entities', ':id'] },
+  { methods: ['GET'], segments: ['entities', 'natural-persons'] },
+  { methods: ['GET'], segments: ['entities', 'natural-persons', ':id'] },
+  {
+    methods: ['GET', 'POST'],
+    segments: ['entities', 'legal-entities', ':id', 'request-client-update'],
+    upstreamMethod: 'GET',
+  },
+  { methods: ['GET'], segments: ['entities', 'legal-entities', ':id', 'client-update-requests'] },
+  { methods: ['GET'], segments: ['client-update-configs'] },
+  { methods: ['GET'], segments: ['entities', ':id', 'documents'] },
+  { methods: ['GET'], segments: ['documents', ':id'] },
+];
+
+const V2_PREFIX = '/api/v2/';
+
+/** RFC 3986 origin-form: an absolute path of URL characters and an optional query, nothing else. */
+const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
+
+/**
+ * A decoded parameter that could still change the path upstream: a separator, a dot segment, a
+ * `;` path parameter (`..;`), a `%` left by double encoding, or a control character.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_PARAMETER = /^\.{1,2}$|[/\\;%\u0000-\u001f\u007f]/;
+
+export interface ForwardTarget {
+  method: string;
+  /** Path and query in origin-form, each parameter percent-encoded by the gateway. */
+  path: string;
+}
+
+/** Whether a request target is a plain path (not `http://host/…`, `*`, or raw non-URL bytes). */
+export function isOriginForm(target: string): boolean {
+  return ORIGIN_FORM.test(target);
+}
+
+/** The request to send upstream for an /api/v2 call, or undefined when it is not an API route. */
+export function v2TargetOf(method: string, target: string): ForwardTarget | undefined {
+  if (!isOriginForm(target) || !target.startsWith(V2_PREFIX)) return undefined;
+  const queryStart = target.indexOf('?');
+  const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
+  const rawSegments = pathname.slice(V2_PREFIX.length).split('/');
+  for (const route of V2_ROUTES) {
+    if (!route.methods.includes(method)) continue;
+    const segments = segmentsOf(route, rawSegments);
+    if (!segments) continue;
+    const query = queryStart === -1 ? '' : queryOf(target.slice(queryStart + 1));
+    return {
+      method: route.upstreamMethod ?? method,
+      path: `${V2_PREFIX}${segments.join('/')}${query === '' ? '' : `?${query}`}`,
+    };
+  }
+  return undefined;
+}
+
+/** The route's segments with each parameter decoded, checked and encoded again; undefined if not this route. */
+function segmentsOf(route: V2Route, rawSegments: string[]): string[] | undefined {
+  if (route.segments.length !== rawSegments.length) return undefined;
+  const built: string[] = [];
+  for (const [index, segment] of route.segments.entries()) {
+    const raw = rawSegments[index] ?? '';
+    if (!segment.startsWith(':')) {
+      if (raw !== segment) return undefined;
+      built.push(segment);
+      continue;
+    }
+    const value = decodedOrUndefined(raw);
+    if (value === undefined || value === '' || UNSAFE_PARAMETER.test(value)) return undefined;
+    built.push(encodeURIComponent(value));
+  }
+  return built;
+}
+
+function decodedOrUndefined(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query rebuilt from its parsed parameters, so only what they say is sent on. */
+function queryOf(rawQuery: string): string {
+  return new URLSearchParams(rawQuery).toString();
+}
