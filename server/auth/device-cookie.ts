@@ -13,10 +13,13 @@ export function deviceCookieSecret(signingKey: Uint8Array): string {
     .digest('base64url');
 }
 
+/** Every device cookie's name starts so; the gateway relays these and no other cookie. */
+export const DEVICE_COOKIE_PREFIX = 'kyc_device_';
+
 /** One cookie per account, so a browser shared by two reviewers stays trusted for both. */
 export function deviceCookieName(username: string): string {
   const digest = crypto.createHash('sha256').update(username.toLowerCase()).digest('hex');
-  return `kyc_device_${digest.slice(0, 16)}`;
+  return `${DEVICE_COOKIE_PREFIX}${digest.slice(0, 16)}`;
 }
 
 /**

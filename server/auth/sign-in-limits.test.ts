@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { createApp } from '../app.ts';
 import { loadConfig } from '../env.ts';
+import { sendJson, startRecordingUpstream } from '../gateway/recording-upstream.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createAccount } from './accounts.ts';
 import { deviceCookieName } from './device-cookie.ts';
@@ -306,6 +307,71 @@ describe('sign-in limits with device cookies, behind a trusted proxy', () => {
       429,
     );
     nextWindow();
+  });
+});
+
+describe('through a gateway in front of the server that counts', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ mode: 'gateway' });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test('the device cookie passes both ways, so a trusted browser signs in while the gateway’s address is locked', async () => {
+    const kim = await createAccount(server.app.services.db, 'kim');
+    // Every client reaches the counting server from the gateway's one address.
+    const kimsBrowser = new Browser(server, 'ignored-by-the-gateway');
+    expect((await kimsBrowser.signIn('kim', kim.password)).status).toBe(200);
+    expect(kimsBrowser.cookie(deviceCookieName('kim'))).toBeDefined();
+
+    const statuses = await attempts(40, 10, (index) =>
+      new Browser(server, 'ignored-by-the-gateway').signIn(`spray-${String(index)}`, 'guess'),
+    );
+    expect(statuses.get(429)).toBeGreaterThan(0);
+    expect((await new Browser(server, 'x').signIn('kim', kim.password)).status).toBe(429);
+    expect((await kimsBrowser.signIn('kim', kim.password)).status).toBe(200);
+  });
+
+  test('other cookies stay at the gateway, and only device cookies come back', async () => {
+    const upstream = await startRecordingUpstream();
+    upstream.handle((_request, response) => {
+      response.setHeader('set-cookie', [
+        `${deviceCookieName('nobody')}=signed; Path=/api/gettoken; HttpOnly; SameSite=Strict`,
+        'tracking=1; Path=/',
+      ]);
+      sendJson(response, 401, { code: 401, status: 'error', message: 'No.', data: [] });
+    });
+    const gateway = await createApp(
+      {
+        ...loadConfig({
+          DATA_DIR: server.dataDir,
+          KYC_UPSTREAM_URL: upstream.url,
+          KYC_UPSTREAM_API_KEY: 'kyc_key',
+        }),
+        staticDir: undefined,
+      },
+      { logger: false },
+    );
+    try {
+      const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
+      const response = await fetch(`${base}/api/gettoken`, {
+        method: 'POST',
+        headers: { Cookie: `session=secret; ${deviceCookieName('nobody')}=x.y; other=1` },
+        body: new URLSearchParams({ Username: 'nobody', Password: 'guess' }),
+      });
+      expect(response.status).toBe(401);
+      expect(upstream.requests.map((request) => request.headers.cookie)).toEqual([
+        `${deviceCookieName('nobody')}=x.y`,
+      ]);
+      expect(response.headers.getSetCookie()).toEqual([
+        `${deviceCookieName('nobody')}=signed; Path=/api/gettoken; HttpOnly; SameSite=Strict`,
+      ]);
+    } finally {
+      await gateway.close();
+      await upstream.stop();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
+import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
 import type { Config } from '../env.ts';
 import { ApiError, sendPathNotFound } from '../http/errors.ts';
@@ -19,7 +20,7 @@ import {
 
 export type UpstreamConfig = NonNullable<Config['upstream']>;
 
-/** Request headers passed on, per kind of endpoint; everything else (cookies, keys) stays here. */
+/** Request headers passed on, per kind of endpoint; everything else (other cookies, keys) stays here. */
 const SIGN_IN_HEADERS = ['accept', 'content-type', 'content-length'];
 const TOKEN_CHECK_HEADERS = ['accept', 'authorization'];
 const ENTITY_HEADERS = ['accept', 'content-type', 'content-length', 'idempotency-key'];
@@ -146,22 +147,22 @@ function registerGatewayRoutes(
       done(tooLarge ? new ApiError(413, 'The request body is too large.') : undefined);
     });
 
-    scope.post('/api/gettoken', async (request, reply) =>
-      relay(
+    scope.post('/api/gettoken', async (request, reply) => {
+      const headers = pick(request, SIGN_IN_HEADERS);
+      const deviceCookies = deviceCookiesOf(request.headers.cookie);
+      if (deviceCookies !== '') headers.cookie = deviceCookies;
+      const response = await exchange(
+        request,
         reply,
-        await exchange(
-          request,
-          reply,
-          {
-            method: 'POST',
-            path: '/api/gettoken',
-            headers: pick(request, SIGN_IN_HEADERS),
-          },
-          true,
-        ),
-        redactor,
-      ),
-    );
+        { method: 'POST', path: '/api/gettoken', headers },
+        true,
+      );
+      // The identity service's device cookie (docs/auth.md) reaches the browser, and only it.
+      for (const line of [response.headers['set-cookie'] ?? []].flat()) {
+        if (line.startsWith(DEVICE_COOKIE_PREFIX)) void reply.header('set-cookie', line);
+      }
+      return relay(reply, response, redactor);
+    });
 
     scope.get('/api/tokenvalid', async (request, reply) =>
       relay(
@@ -195,6 +196,15 @@ function registerGatewayRoutes(
     });
     done();
   });
+}
+
+/** Only the device cookies of a Cookie header (`name=value; …`); '' when it has none. */
+function deviceCookiesOf(header: string | undefined): string {
+  return (header ?? '')
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.startsWith(DEVICE_COOKIE_PREFIX))
+    .join('; ');
 }
 
 function pick(request: FastifyRequest, names: string[]): Record<string, string> {
