@@ -3,7 +3,7 @@ import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
@@ -51,6 +51,20 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     bodyLimit: 1024 * 1024,
     ...serverLimitOptions,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // A path that is not valid percent-encoding (`/api/v2/%zz`) is answered before routing.
+    frameworkErrors: (error, _request, reply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      void (reply as FastifyReply)
+        .code(badUrl ? 400 : 500)
+        .send(
+          errorEnvelope(
+            badUrl ? 400 : 500,
+            badUrl
+              ? 'The request path is not valid percent-encoding.'
+              : 'Something went wrong on the server. The error has been logged.',
+          ),
+        );
+    },
   });
   installErrorHandling(app);
   installSecurityHeaders(app);

@@ -359,3 +359,17 @@ describe('forged and broken JWTs', () => {
     }
   });
 });
+
+describe('request paths', () => {
+  test.each(['/api/v2/%zz', '/api/v2/entities/legal-entities/%E0%A4%A', '/%zz'])(
+    '%s, not valid percent-encoding, is the 400 envelope',
+    async (target) => {
+      const response = await server.request(target);
+      expect(response.status).toBe(400);
+      expect(errorEnvelopeSchema.parse(response.body).message).toBe(
+        'The request path is not valid percent-encoding.',
+      );
+      expect(looksLikeLeak(response.text)).toBe(false);
+    },
+  );
+});
