@@ -205,8 +205,13 @@ export const vendorDocumentDetail = {
   file: btoa(VENDOR_DOCUMENT_TEXT),
 } satisfies DocumentDetailWire;
 
+export const vendorLegalEntities = [vendorNewCompany, vendorTestInc];
+
+/** Which entity each sample document belongs to. */
+export const VENDOR_DOCUMENT_OWNER = VENDOR_IDS.newCompany;
+
 export function vendorSuccess<T>(data: T, code = 200) {
-  return { code, status: 'success', message: '', data };
+  return { code, status: 'success' as const, message: '', data };
 }
 
 /** The real service's 404: status `failure`, data null. */
