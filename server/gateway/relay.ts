@@ -121,7 +121,8 @@ function copyHeaders(reply: FastifyReply, response: UpstreamResponse, redactor: 
 /** The upstream's own words for an error body that is not the envelope, when it has any. */
 function messageOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of ['message', 'error', 'detail', 'title']) {
+  // 'messsage': the real service's own misspelling in one of its samples (vendor.md).
+  for (const key of ['message', 'messsage', 'error', 'detail', 'title']) {
     const text = (value as Record<string, unknown>)[key];
     if (typeof text === 'string' && text.trim() !== '') return text.trim().slice(0, 500);
   }

@@ -47,6 +47,80 @@ test('the OpenAPI document describes every endpoint, generated from the contract
   }
 });
 
+interface JsonSchemaNode {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  anyOf?: JsonSchemaNode[];
+  enum?: unknown[];
+}
+
+interface Operation {
+  operationId?: string;
+  requestBody?: { content: Record<string, { schema: JsonSchemaNode }> };
+  responses: Record<string, { content?: Record<string, { schema: JsonSchemaNode }> }>;
+}
+
+async function openApiPaths() {
+  const { body } = await server.request('/api/openapi.json', { auth: 'none' });
+  return (body as { paths: Record<string, Record<string, Operation>> }).paths;
+}
+
+/** The types a property accepts, anyOf and type arrays flattened. */
+function typesOf(node: JsonSchemaNode | undefined): string[] {
+  if (!node) return [];
+  const own = node.type === undefined ? [] : [node.type].flat();
+  return [...own, ...(node.anyOf ?? []).flatMap(typesOf)];
+}
+
+test('every operation has its own camelCase operationId, derived from method and path', async () => {
+  const paths = await openApiPaths();
+  const ids = Object.values(paths).flatMap((operations) =>
+    Object.values(operations).map((operation) => operation.operationId),
+  );
+  expect(ids.length).toBeGreaterThanOrEqual(ENDPOINTS.length);
+  for (const id of ids) expect(id).toMatch(/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(paths['/api/v2/entities']?.get?.operationId).toBe('getEntities');
+  expect(paths['/api/v2/entities/natural-persons/{id}']?.get?.operationId).toBe(
+    'getEntitiesNaturalPersonsById',
+  );
+  expect(
+    paths['/api/v2/entities/legal-entities/{id}/request-client-update']?.post?.operationId,
+  ).toBe('postEntitiesLegalEntitiesByIdRequestClientUpdate');
+});
+
+test('response schemas document the tolerant shapes; request schemas stay strict', async () => {
+  const paths = await openApiPaths();
+  const success = (path: string) =>
+    paths[path]?.get?.responses['200']?.content?.['application/json']?.schema.properties?.data;
+
+  const person = success('/api/v2/entities/natural-persons/{id}');
+  expect(person?.required ?? []).not.toContain('id');
+  const kyc = person?.properties?.kycMetaData?.properties;
+  expect(Object.keys(kyc ?? {})).toEqual(
+    expect.arrayContaining(['entityID', 'status', 'dateCreated', 'assignedUser']),
+  );
+  expect(typesOf(kyc?.riskLevel)).toEqual(expect.arrayContaining(['string', 'number', 'null']));
+  expect(Object.keys(person?.properties ?? {})).toEqual(
+    expect.arrayContaining(['identityVerification', 'documentAuthentication']),
+  );
+
+  const detail = success('/api/v2/documents/{id}');
+  expect(detail?.required).toEqual(expect.arrayContaining(['documentId', 'file']));
+  expect(detail?.required).not.toContain('mimeType');
+
+  const create =
+    paths['/api/v2/entities/legal-entities']?.post?.requestBody?.content['application/json']?.schema
+      .properties?.corporateInformation;
+  expect(create?.required).toEqual(
+    expect.arrayContaining(['companyName', 'registrationNumber', 'country']),
+  );
+  expect(create?.properties?.country?.enum).toContain('GB');
+  expect(create?.properties?.country?.enum).not.toContain('USA');
+});
+
 test('the readable reference lists the same endpoints without any script', async () => {
   const { status, headers, text } = await server.request('/api/docs', { auth: 'none' });
   expect(status).toBe(200);

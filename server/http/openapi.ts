@@ -38,11 +38,33 @@ function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path')
   }));
 }
 
-function operationOf(spec: RouteSpec) {
+const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The operation's camelCase id, derived from its method and path so that every operation has one
+ * and no two share it: `GET /api/v2/entities/legal-entities/{id}` → `getEntitiesLegalEntitiesById`.
+ */
+export function operationIdOf(method: string, openApiPath: string): string {
+  const words = openApiPath
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== 'api' && !/^v\d+$/.test(segment))
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment)?.[1];
+      if (parameter) return `By${capitalise(parameter)}`;
+      return segment
+        .split(/[^A-Za-z0-9]+/)
+        .map(capitalise)
+        .join('');
+    });
+  return `${method.toLowerCase()}${words.join('')}`;
+}
+
+function operationOf(spec: RouteSpec, operationId: string) {
   const errorStatuses = [
     ...new Set([...(spec.auth === 'none' ? [] : [401]), ...(spec.errors ?? []), 500]),
   ];
   return {
+    operationId,
     summary: spec.summary,
     description: spec.description,
     tags: [spec.tag],
@@ -69,7 +91,8 @@ function operationOf(spec: RouteSpec) {
     responses: {
       [spec.response.status]: {
         description: spec.response.description,
-        content: { 'application/json': { schema: jsonSchema(spec.response.schema, 'output') } },
+        // The input side of a response schema is what it reads: the tolerant shapes a client meets.
+        content: { 'application/json': { schema: jsonSchema(spec.response.schema, 'input') } },
       },
       ...Object.fromEntries(
         errorStatuses.map((status) => [
@@ -91,7 +114,10 @@ export function buildOpenApiDocument() {
     const openApiPath = path.replace(/:(\w+)/g, '{$1}');
     const methods = Array.isArray(spec.method) ? spec.method : [spec.method];
     for (const method of methods) {
-      (paths[openApiPath] ??= {})[method.toLowerCase()] = operationOf(spec);
+      (paths[openApiPath] ??= {})[method.toLowerCase()] = operationOf(
+        spec,
+        operationIdOf(method, openApiPath),
+      );
     }
   }
   return {
@@ -100,7 +126,7 @@ export function buildOpenApiDocument() {
       title: 'KYC Desk API',
       version: '2.0.0',
       description:
-        'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key.',
+        'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key. Response schemas describe what a client must be ready to read, from this server or, through a gateway, from the real identity service: IDs are opaque strings, statuses and risk levels (text or number) are open, optional text may be null, timestamps may carry fractional seconds, country codes may have two or three letters, a natural person by id may carry its ID only in kycMetaData.entityID, and documents may come without mimeType or fileSize. Request schemas are strict.',
     },
     servers: [{ url: '/' }],
     components: {
@@ -145,7 +171,7 @@ export function renderDocsPage(document: ReturnType<typeof buildOpenApiDocument>
       const auth =
         op.security.length === 0 ? 'none' : op.security.map((s) => Object.keys(s)[0]).join(' or ');
       return `<section id="${method}-${escapeHtml(path)}"><h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(op.summary)}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}<p>Authentication: ${auth}</p>
+<p>${escapeHtml(op.summary)} <code>${escapeHtml(op.operationId)}</code></p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}<p>Authentication: ${auth}</p>
 ${params ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th></tr></thead><tbody>${params}</tbody></table>` : ''}
 ${body}<h4>Responses</h4><ul>${responses}</ul><details><summary>Success schema</summary><pre>${escapeHtml(JSON.stringify(success?.content?.['application/json']?.schema ?? {}, null, 2))}</pre></details></section>`;
     }),

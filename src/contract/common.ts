@@ -26,16 +26,20 @@ export const emailSchema = z.email('Enter a valid e-mail address.').max(254);
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-/** The success envelope `{code, status, message, data}` around any data shape. */
+/**
+ * The success envelope `{code, status, message, data}` around any data shape. Read tolerantly: the
+ * real service's `message` may be null and some of its answers add `errors: []` (dropped).
+ */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
   return z.object({
     code: z.number().int(),
     status: z.literal('success'),
-    message: z.string(),
+    message: z.string().nullish(),
     data,
   });
 }
 
+/** The error envelope this server sends (and documents): strict, so its own answers stay exact. */
 export const errorEnvelopeSchema = z.object({
   code: z.number().int(),
   status: z.literal('error'),
@@ -44,6 +48,30 @@ export const errorEnvelopeSchema = z.object({
   errors: z.array(fieldErrorSchema).optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** Status words an error envelope carries: this server's `error`, the real service's `failure`. */
+export const ERROR_ENVELOPE_STATUSES = ['error', 'failure'] as const;
+
+/**
+ * Any service's error envelope, read tolerantly (vendor.md): status `error` or `failure`, `data`
+ * `[]`, null or absent, the message under `message` or the misspelt `messsage`, `errors` optional.
+ * Normalised to the code, the message (null when there is none) and the field errors.
+ */
+export const serviceErrorEnvelopeSchema = z
+  .object({
+    code: z.number().int().optional(),
+    status: z.enum(ERROR_ENVELOPE_STATUSES),
+    message: z.string().nullish(),
+    messsage: z.string().nullish(),
+    data: z.unknown().optional(),
+    errors: z.array(fieldErrorSchema).nullish(),
+  })
+  .transform((envelope) => ({
+    code: envelope.code,
+    message: envelope.message?.trim() || envelope.messsage?.trim() || null,
+    errors: envelope.errors ?? [],
+  }));
+export type ServiceError = z.output<typeof serviceErrorEnvelopeSchema>;
 
 /** Query-string boolean: exactly `true` or `false`. */
 export const queryBooleanSchema = z

@@ -3,6 +3,13 @@ import { emailSchema, envelopeSchema, isoDateSchema, queryBooleanSchema } from '
 import { COUNTRY_CODES } from './countries.ts';
 import { base64DecodedSize, isValidLei } from './identifiers.ts';
 import { normalisedRegistrationNumber } from './search-text.ts';
+import {
+  listOrEmpty,
+  normaliseCountryCode,
+  normaliseKycMetaData,
+  normaliseNaturalPerson,
+  normaliseTimestamp,
+} from './normalise.ts';
 
 export const KYC_STATUSES = [
   'New',
@@ -45,61 +52,83 @@ export const leiSchema = z
   .string()
   .refine(isValidLei, 'Not a valid LEI: 20 characters whose last two are ISO 17442 check digits.');
 
-// ---------- records as the service returns them ----------
+// ---------- records as a service returns them ----------
+// Read tolerantly (decisions.md, "Reading the real service"): an ID is any string, optional text
+// may be null, statuses and risk levels are shown as they came; normalise.ts maps the variants.
+
+/** Text a service may leave out or send as null. */
+const nullableText = z.string().nullish();
+
+/** A date or timestamp in any of the forms the services write; normalised to one. */
+const timestampSchema = nullableText.transform(normaliseTimestamp).optional();
+
+/** An ISO 3166-1 alpha-2 or alpha-3 code; normalised to alpha-2. */
+const countrySchema = nullableText.transform(normaliseCountryCode).optional();
+
+/** Issues and similar lists: any items, null read as none. */
+const looseListSchema = z.array(z.unknown()).nullish().transform(listOrEmpty);
 
 export const corporateInformationSchema = z.object({
   companyName: z.string(),
-  registrationNumber: z.string(),
-  dateofIncorporation: z.string().nullable(),
-  duns: z.string(),
-  glei: z.string(),
-  companyPhone: z.string().nullable(),
-  email: z.string(),
-  primaryAddress: z.string(),
-  city: z.string(),
-  stateProvince: z.string(),
-  country: z.string(),
-  postalCode: z.string(),
+  registrationNumber: nullableText,
+  dateofIncorporation: nullableText,
+  duns: nullableText,
+  glei: nullableText,
+  companyPhone: nullableText,
+  email: nullableText,
+  primaryAddress: nullableText,
+  city: nullableText,
+  stateProvince: nullableText,
+  country: countrySchema,
+  postalCode: nullableText,
 });
 export type CorporateInformation = z.infer<typeof corporateInformationSchema>;
 
 export const verificationSchema = z.object({
   id: z.string(),
-  legalEntityVerification: z.boolean(),
-  verificationStatus: z.string(),
-  verificationDate: z.string(),
-  verificationSource: z.string(),
-  businessStatement: z.string(),
-  nextReviewDate: z.string(),
-  verificationIssues: z.array(z.unknown()),
+  legalEntityVerification: z.boolean().nullish(),
+  verificationStatus: nullableText,
+  verificationDate: nullableText,
+  verificationSource: nullableText,
+  businessStatement: nullableText,
+  nextReviewDate: nullableText,
+  verificationIssues: looseListSchema,
 });
 export type Verification = z.infer<typeof verificationSchema>;
 
+/** The real service's list of an entity's documents has no MIME type or size: the bytes decide. */
 export const documentMetadataSchema = z.object({
   documentId: z.string(),
   fileName: z.string(),
-  type: z.string(),
-  description: z.string().nullable(),
-  dateReceived: z.string(),
-  documentApproved: z.boolean(),
-  mimeType: z.string().optional(),
-  fileSize: z.number().int().optional(),
+  type: nullableText,
+  description: nullableText,
+  dateReceived: timestampSchema,
+  documentApproved: z.boolean().nullish(),
+  mimeType: nullableText,
+  fileSize: z.number().int().nullish(),
 });
 export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
 
-export const kycMetaDataSchema = z.object({
-  externalID: z.string().nullable().optional(),
-  kycStatus: z.string().optional(),
-  riskLevel: z.string().optional(),
-  createdDateTime: z.string().optional(),
-  lastUpdate: z.string().optional(),
-  nextKYCReview: z.string().nullable().optional(),
-  tags: z.array(z.string()).optional(),
+/** Both styles of KYC metadata: the detail's and the real service's list (`status`, `dateCreated`, …). */
+export const kycMetaDataInputSchema = z.object({
+  externalID: nullableText,
+  kycStatus: nullableText,
+  status: nullableText,
+  riskLevel: z.union([z.string(), z.number()]).nullish(),
+  createdDateTime: nullableText,
+  dateCreated: nullableText,
+  lastUpdate: nullableText,
+  lastUpdated: nullableText,
+  nextKYCReview: nullableText,
+  tags: z.array(z.string()).nullish(),
+  assignedUser: nullableText,
+  entityID: nullableText,
 });
-export type KycMetaData = z.infer<typeof kycMetaDataSchema>;
+export const kycMetaDataSchema = kycMetaDataInputSchema.transform(normaliseKycMetaData);
+export type { KycMetaData } from './normalise.ts';
 
 export const linkedEntitySchema = z.object({
-  relationship: z.string().optional(),
+  relationship: z.string().nullish(),
   entityID: z.string(),
 });
 export type LinkedEntity = z.infer<typeof linkedEntitySchema>;
@@ -113,36 +142,81 @@ export const legalEntitySchema = z.object({
   corporateVerifications: z.array(verificationSchema).optional(),
   supportingDocuments: z.array(documentMetadataSchema).optional(),
   kycMetaData: kycMetaDataSchema.optional(),
+  /** This project's legal entities list their people; the real service's do not (vendor.md). */
   linkedEntities: z.array(linkedEntitySchema).optional(),
 });
 export type LegalEntity = z.infer<typeof legalEntitySchema>;
 
 export const personalInformationSchema = z.object({
   firstName: z.string(),
-  middleName: z.string().nullable().optional(),
+  middleName: nullableText,
   lastName: z.string(),
-  dateOfBirth: z.string().nullable().optional(),
-  email: z.string().nullable().optional(),
-  phone: z.string().nullable().optional(),
-  address: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
-  stateProvince: z.string().nullable().optional(),
-  countryCode: z.string().nullable().optional(),
-  postalCode: z.string().nullable().optional(),
+  dateOfBirth: nullableText,
+  email: nullableText,
+  phone: nullableText,
+  address: nullableText,
+  city: nullableText,
+  stateProvince: nullableText,
+  countryCode: countrySchema,
+  postalCode: nullableText,
+  /** The legal entities the person is tied to, where both services list them. */
   linkedEntities: z.array(linkedEntitySchema).optional(),
 });
 export type PersonalInformation = z.infer<typeof personalInformationSchema>;
 
-export const naturalPersonSchema = z.object({
-  id: z.string(),
-  type: z.literal('Natural Person'),
+/** An identity check of a natural person (the real service's `identityVerification`). */
+export const identityVerificationSchema = z.object({
+  id: nullableText,
+  identityVerification: z.boolean().nullish(),
+  identityStatus: nullableText,
+  identityIssues: looseListSchema,
+  dataSources: z
+    .union([z.array(z.unknown()), z.string()])
+    .nullish()
+    .transform((sources) => (typeof sources === 'string' ? [sources] : listOrEmpty(sources))),
+  nextReviewDate: nullableText,
+});
+export type IdentityVerification = z.infer<typeof identityVerificationSchema>;
+
+/** An identity document's authentication (the real service's `documentAuthentication`). */
+export const documentAuthenticationSchema = z.object({
+  id: nullableText,
+  docAuth: z.boolean().nullish(),
+  docAuthStatus: nullableText,
+  /** A country name in the real service's sample (`United States`), shown as it came. */
+  docIssuerCountry: nullableText,
+  docIssuerStateProvince: nullableText,
+  docType: nullableText,
+  docExpiryDate: nullableText,
+  docNumber: nullableText,
+  docScanConfidence: z.union([z.number(), z.string()]).nullish(),
+  dataMatch: z.boolean().nullish(),
+  templateMatch: z.boolean().nullish(),
+  docIssues: looseListSchema,
+});
+export type DocumentAuthentication = z.infer<typeof documentAuthenticationSchema>;
+
+export const naturalPersonInputSchema = z.object({
+  /** Absent in the real service's natural person by id: its ID is `kycMetaData.entityID`. */
+  id: z.string().optional(),
+  type: z.literal('Natural Person').optional(),
   kycMetaData: kycMetaDataSchema,
   personalInformation: personalInformationSchema,
   supportingDocuments: z.array(documentMetadataSchema).optional(),
+  identityVerification: z.array(identityVerificationSchema).nullish(),
+  documentAuthentication: z.array(documentAuthenticationSchema).nullish(),
 });
+
+export const naturalPersonSchema = naturalPersonInputSchema
+  .refine((person) => Boolean(person.id ?? person.kycMetaData.entityID), {
+    message: 'A natural person needs an id or kycMetaData.entityID.',
+    path: ['id'],
+  })
+  .transform(normaliseNaturalPerson);
 export type NaturalPerson = z.infer<typeof naturalPersonSchema>;
 
-export const entitySchema = z.discriminatedUnion('type', [legalEntitySchema, naturalPersonSchema]);
+/** An entity of a list: a legal entity, or a natural person (whose `type` the list always gives). */
+export const entitySchema = z.union([legalEntitySchema, naturalPersonSchema]);
 export type Entity = z.infer<typeof entitySchema>;
 
 export const entityListResponseSchema = envelopeSchema(z.array(entitySchema));
@@ -151,11 +225,8 @@ export const naturalPersonResponseSchema = envelopeSchema(naturalPersonSchema);
 export const searchResponseSchema = envelopeSchema(z.array(z.string()));
 export const documentListResponseSchema = envelopeSchema(z.array(documentMetadataSchema));
 
-export const documentDetailSchema = documentMetadataSchema.extend({
-  mimeType: z.string(),
-  fileSize: z.number().int(),
-  file: z.string(),
-});
+/** The document with its base64 bytes; the real service promises no MIME type or size. */
+export const documentDetailSchema = documentMetadataSchema.extend({ file: z.string() });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
 export const documentDetailResponseSchema = envelopeSchema(documentDetailSchema);
 

@@ -46,6 +46,46 @@ test('turns an error envelope into an ApiError with its message and field errors
   });
 });
 
+// The real service's error samples (vendor.md): status "failure", data null, once `messsage`.
+test.each([
+  {
+    name: 'status "failure" and data null',
+    body: { code: 404, status: 'failure', message: 'there is no entity with given id', data: null },
+    status: 404,
+    message: 'there is no entity with given id',
+  },
+  {
+    name: 'the misspelt key messsage',
+    body: { code: 400, status: 'failure', messsage: 'limit is out of range', data: null },
+    status: 400,
+    message: 'limit is out of range',
+  },
+])('shows the message of an error envelope with $name', async ({ body, status, message }) => {
+  server.use(http.get('/api/things', () => HttpResponse.json(body, { status })));
+  await expect(apiRequest('/api/things', { schema: dataSchema })).rejects.toMatchObject({
+    status,
+    message,
+    fieldErrors: [],
+  });
+});
+
+test('treats a 2xx whose body is an error envelope as that error', async () => {
+  server.use(
+    http.get('/api/things', () =>
+      HttpResponse.json({
+        code: 404,
+        status: 'failure',
+        message: 'there is no entity',
+        data: null,
+      }),
+    ),
+  );
+  await expect(apiRequest('/api/things', { schema: dataSchema })).rejects.toMatchObject({
+    status: 404,
+    message: 'there is no entity',
+  });
+});
+
 test('gives a readable message when the body is not an envelope', async () => {
   server.use(
     http.get('/api/things', () => new HttpResponse('<html>Bad gateway</html>', { status: 502 })),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorEnvelopeSchema, type FieldError } from '../contract/common.ts';
+import { serviceErrorEnvelopeSchema, type FieldError } from '../contract/common.ts';
 
 /** Every failed call becomes this: status 0 when the server could not be reached or misbehaved. */
 export class ApiError extends Error {
@@ -121,28 +121,32 @@ async function readResponse<T>(response: Response, options: ApiRequestOptions<T>
   }
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) {
+    // A 2xx whose body is an error envelope is a failure all the same, with the body's own code.
+    const failure = serviceErrorEnvelopeSchema.safeParse(json);
+    if (failure.success) throw errorFromResponse(failure.data.code ?? 0, json);
     throw new ApiError(0, 'The server answered in a form this console does not understand.');
   }
   return parsed.data;
 }
 
 /**
- * The ApiError for a failed response: the envelope's message, else one for its status; a 429
- * says in words how long to wait, whatever the service's own wording.
+ * The ApiError for a failed response: the envelope's message (either service's envelope, see
+ * serviceErrorEnvelopeSchema), else one for its status; a 429 says in words how long to wait,
+ * whatever the service's own wording.
  */
 export function errorFromResponse(
   status: number,
   json: unknown,
   retryAfter: string | null = null,
 ): ApiError {
-  const envelope = errorEnvelopeSchema.safeParse(json);
-  const message = envelope.success && envelope.data.message ? envelope.data.message : undefined;
+  const envelope = serviceErrorEnvelopeSchema.safeParse(json);
+  const message = envelope.success ? envelope.data.message : null;
   return new ApiError(
     status,
     (status === 429 ? (tooManyAttemptsMessage(retryAfter) ?? message) : message) ??
       STATUS_MESSAGES[status] ??
       `The server answered ${status}.`,
-    envelope.success ? (envelope.data.errors ?? []) : [],
+    envelope.success ? envelope.data.errors : [],
   );
 }
 

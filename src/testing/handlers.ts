@@ -10,6 +10,17 @@ import type {
   searchResponseSchema,
 } from '../contract/entities.ts';
 import type { tokenResponseSchema, tokenValidResponseSchema } from '../contract/auth.ts';
+import {
+  vendorDocumentDetail,
+  vendorDocuments,
+  vendorEntityList,
+  vendorLegalEntities,
+  vendorNotFound,
+  vendorPersonDetail,
+  vendorSuccess,
+  VENDOR_DOCUMENT_OWNER,
+  VENDOR_IDS,
+} from './vendor-samples.ts';
 import type {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
@@ -86,4 +97,36 @@ export const defaultHandlers = [
     isTokenValid: true,
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   })),
+];
+
+/** The real service's 404: status `failure` and data null (vendor-samples.ts). */
+function vendorMissing(what: string) {
+  return HttpResponse.json(vendorNotFound(what), { status: 404 });
+}
+
+/**
+ * Every read endpoint answering with the real service's published samples (vendor-samples.ts),
+ * unknown IDs with its `failure` envelope, as the console meets them through a gateway.
+ */
+export const vendorHandlers = [
+  apiHandler('GET /api/v2/entities', () => vendorSuccess(vendorEntityList)),
+  apiHandler('GET /api/v2/entities/legal-entities/:id', ({ params }) => {
+    const found = vendorLegalEntities.find((entity) => entity.id === params.id);
+    return found ? vendorSuccess(found) : vendorMissing('legal entity');
+  }),
+  apiHandler('GET /api/v2/entities/natural-persons/:id', ({ params }) =>
+    params.id === VENDOR_IDS.person
+      ? vendorSuccess(vendorPersonDetail)
+      : vendorMissing('natural person'),
+  ),
+  apiHandler('GET /api/v2/entities/:id/documents', ({ params }) => {
+    const known = vendorEntityList.some((entity) => entity.id === params.id);
+    if (!known) return vendorMissing('entity');
+    return vendorSuccess(params.id === VENDOR_DOCUMENT_OWNER ? vendorDocuments : []);
+  }),
+  apiHandler('GET /api/v2/documents/:id', ({ params }) =>
+    params.id === VENDOR_IDS.document
+      ? vendorSuccess(vendorDocumentDetail)
+      : vendorMissing('document'),
+  ),
 ];

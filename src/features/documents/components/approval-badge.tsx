@@ -1,8 +1,21 @@
 import { Badge } from '@mantine/core';
-import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
+import { IconCircleCheck, IconClockHour4, IconHelpCircle } from '@tabler/icons-react';
 
 /** Approved or not, in words: the colour and icon only help scanning. */
-export function ApprovalBadge({ approved }: { approved: boolean }) {
+export function ApprovalBadge({ approved }: { approved: boolean | null | undefined }) {
+  // A service that does not say is not read as "not approved".
+  if (approved === null || approved === undefined) {
+    return (
+      <Badge
+        color="gray"
+        variant="outline"
+        tt="none"
+        leftSection={<IconHelpCircle size={12} aria-hidden />}
+      >
+        Approval not stated
+      </Badge>
+    );
+  }
   return approved ? (
     <Badge
       color="green"

@@ -43,7 +43,7 @@ export function DocumentList({
                   ) : null}
                 </Stack>
               </Table.Td>
-              <Table.Td>{document.type}</Table.Td>
+              <Table.Td>{document.type ?? '—'}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 {formatDate(document.dateReceived)}
               </Table.Td>
@@ -51,7 +51,7 @@ export function DocumentList({
                 <ApprovalBadge approved={document.documentApproved} />
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {document.fileSize === undefined ? '—' : formatBytes(document.fileSize)}
+                {document.fileSize == null ? '—' : formatBytes(document.fileSize)}
               </Table.Td>
               <Table.Td ta="right">
                 <Button

@@ -84,7 +84,7 @@ function ViewerBody<TKey extends QueryKey>({
     document.documentId,
     documentQuery,
     createDecoder,
-    { expectedSize: document.fileSize, createFetcher },
+    { expectedSize: document.fileSize ?? undefined, createFetcher },
   );
   const detail = query.data ?? document;
   const size = query.data?.fileSize ?? document.fileSize;
@@ -93,11 +93,11 @@ function ViewerBody<TKey extends QueryKey>({
     <Stack gap="sm">
       <Group gap="md" wrap="wrap">
         <ApprovalBadge approved={detail.documentApproved} />
-        <Text size="sm">{detail.type}</Text>
+        {detail.type ? <Text size="sm">{detail.type}</Text> : null}
         <Text size="sm" c="dimmed">
           Received {formatDate(detail.dateReceived)}
         </Text>
-        {size !== undefined ? (
+        {size != null ? (
           <Text size="sm" c="dimmed">
             {formatBytes(size)}
           </Text>

@@ -3,9 +3,10 @@ import { http, HttpResponse } from 'msw';
 import type { MockInstance } from 'vitest';
 import type { DocumentDetail } from '../../../contract/entities.ts';
 import { buildDocument } from '../../../testing/factories.ts';
-import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
+import { apiError, apiHandler, envelope, vendorHandlers } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
+import { VENDOR_DOCUMENT_OWNER, VENDOR_DOCUMENT_TEXT } from '../../../testing/vendor-samples.ts';
 import { entityQueries } from '../../entities/api/entity-queries.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
 import { DocumentsSection } from './documents-section.tsx';
@@ -222,6 +223,42 @@ test('downloads the original bytes under a sanitised name', async () => {
     await screen.findByTitle('Preview of ../private/sta:tement?.pdf');
     await user.click(screen.getByRole('button', { name: 'Download' }));
     expect(clicked).toEqual([{ href: 'blob:document-1', download: 'private_sta_tement_.pdf' }]);
+  } finally {
+    click.mockRestore();
+  }
+});
+
+test('the real service’s document: no MIME type or size; the bytes decide, Download adds .pdf', async () => {
+  server.use(...vendorHandlers);
+  const clicked: string[] = [];
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    clicked.push(this.download);
+  });
+  try {
+    const { user } = renderRoute(
+      <DocumentsSection
+        listQuery={entityQueries.documents(VENDOR_DOCUMENT_OWNER)}
+        documentQuery={entityQueries.document}
+      />,
+    );
+    const row = (await screen.findByText('Supporting document example 3')).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(within(row).getByText('Proof of Address')).toBeInTheDocument();
+    expect(within(row).getByText('Not approved')).toBeInTheDocument();
+    expect(within(row).getByText('—')).toBeInTheDocument();
+    await user.click(
+      within(row).getByRole('button', { name: 'View Supporting document example 3' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Supporting document example 3' });
+    const frame = await within(dialog).findByTitle('Preview of Supporting document example 3');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(createdBlobs[0]?.type).toBe('application/pdf');
+    expect(await (createdBlobs[0] as Blob).text()).toBe(VENDOR_DOCUMENT_TEXT);
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Download' }));
+    expect(clicked).toEqual(['Supporting document example 3.pdf']);
   } finally {
     click.mockRestore();
   }

@@ -28,6 +28,15 @@ test('adds the extension of a known MIME type when the name has none', () => {
   expect(sanitizeFileName('notes', 'text/plain')).toBe('notes');
 });
 
+test('a name like the real service’s gets the extension of the sniffed type', () => {
+  expect(sanitizeFileName('Supporting document example 3', 'application/pdf')).toBe(
+    'Supporting document example 3.pdf',
+  );
+  // Digits after a dot are part of the name, not an extension.
+  expect(sanitizeFileName('Statement v1.2', 'application/pdf')).toBe('Statement v1.2.pdf');
+  expect(sanitizeFileName('archive.7z', 'application/pdf')).toBe('archive.7z');
+});
+
 test('shortens very long names but keeps the extension', () => {
   const result = sanitizeFileName(`${'a'.repeat(500)}.pdf`);
   expect(result).toHaveLength(180);

@@ -4,7 +4,8 @@ const MAX_LENGTH = 180;
 /** Windows refuses these as names whatever the extension. */
 const RESERVED_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
-const EXTENSION = /\.[a-z0-9]{1,10}$/i;
+/** An extension has a letter: `Statement v1.2` is a name without one, not a `.2` file. */
+const EXTENSION = /\.(?=[a-z0-9]*[a-z])[a-z0-9]{1,10}$/i;
 
 const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
   'application/pdf': '.pdf',

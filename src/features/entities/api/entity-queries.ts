@@ -53,9 +53,10 @@ export const entityQueries = {
           signal,
         }).then((envelope) => envelope.data),
     }),
+  naturalPersons: () => [...entityQueries.all(), 'natural-person'] as const,
   naturalPerson: (id: string) =>
     queryOptions({
-      queryKey: [...entityQueries.all(), 'natural-person', id] as const,
+      queryKey: [...entityQueries.naturalPersons(), id] as const,
       queryFn: ({ signal }) =>
         apiRequest(`/api/v2/entities/natural-persons/${encodeURIComponent(id)}`, {
           schema: naturalPersonResponseSchema,

@@ -15,13 +15,18 @@ export interface EntityRow {
 function newest(verifications: readonly Verification[]): Verification | undefined {
   return verifications.reduce<Verification | undefined>(
     (latest, candidate) =>
-      !latest || candidate.verificationDate > latest.verificationDate ? candidate : latest,
+      !latest || (candidate.verificationDate ?? '') > (latest.verificationDate ?? '')
+        ? candidate
+        : latest,
     undefined,
   );
 }
 
 function earliestReview(verifications: readonly Verification[]): string | null {
-  const dates = verifications.map((verification) => verification.nextReviewDate).sort();
+  const dates = verifications
+    .map((verification) => verification.nextReviewDate)
+    .filter((date): date is string => Boolean(date))
+    .sort();
   return dates[0] ?? null;
 }
 
@@ -53,8 +58,8 @@ export function toEntityRow(entity: Entity): EntityRow {
     id: entity.id,
     name: entity.corporateInformation.companyName,
     typeLabel: 'Legal entity',
-    countryCode: entity.corporateInformation.country,
-    registrationNumber: entity.corporateInformation.registrationNumber,
+    countryCode: entity.corporateInformation.country ?? null,
+    registrationNumber: entity.corporateInformation.registrationNumber ?? null,
     status: verificationStatus ?? entity.kycMetaData?.kycStatus ?? null,
     nextReview:
       entity.kycMetaData?.nextKYCReview ?? (verifications ? earliestReview(verifications) : null),

@@ -22,6 +22,10 @@ export function KycMetadataSection({ kyc }: { kyc: KycMetaData | undefined }) {
             value: kyc?.createdDateTime ? formatDate(kyc.createdDateTime) : null,
           },
           { label: 'Last update', value: kyc?.lastUpdate ? formatDate(kyc.lastUpdate) : null },
+          // Only the real service's list names an assignee; a record without the field shows none.
+          ...(kyc?.assignedUser !== undefined
+            ? [{ label: 'Assigned to', value: kyc.assignedUser ?? 'Nobody' }]
+            : []),
           {
             label: 'Tags',
             value:

@@ -34,7 +34,7 @@ export function LegalEntityDetail({ entity, documents, clientUpdates }: LegalEnt
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">
             <KycMetadataSection kyc={entity.kycMetaData} />
-            <LinkedPeople links={entity.linkedEntities} />
+            <LinkedPeople entityId={entity.id} links={entity.linkedEntities} />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -1,10 +1,15 @@
 import { Anchor, Badge, Group, List, Skeleton, Text } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
-import { useQueries } from '@tanstack/react-query';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { PRIMARY_CONTACT, type LinkedEntity } from '../../../contract/entities.ts';
+import {
+  PRIMARY_CONTACT,
+  type LinkedEntity,
+  type NaturalPerson,
+} from '../../../contract/entities.ts';
 import { entityQueries } from '../api/entity-queries.ts';
 import { DetailSection } from './detail-section.tsx';
 
@@ -36,8 +41,44 @@ export function groupLinks(links: readonly LinkedEntity[]): LinkedPerson[] {
 
 export const shortId = (id: string) => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 
-export function LinkedPeople({ links }: { links: readonly LinkedEntity[] | undefined }) {
-  const people = groupLinks(links ?? []);
+/**
+ * The people whose own records name this legal entity, among those the console has loaded: the
+ * real service lists a company's people only on the people's side (vendor.md).
+ */
+function usePeopleNaming(entityId: string): LinkedEntity[] {
+  const queryClient = useQueryClient();
+  const subscribe = useCallback(
+    (onChange: () => void) => queryClient.getQueryCache().subscribe(onChange),
+    [queryClient],
+  );
+  // A string snapshot: equal links compare equal, so unrelated cache updates do not re-render.
+  const snapshot = useSyncExternalStore(subscribe, () => {
+    const links: LinkedEntity[] = [];
+    const people = queryClient.getQueriesData<NaturalPerson>({
+      queryKey: entityQueries.naturalPersons(),
+    });
+    for (const [, person] of people) {
+      for (const link of person?.personalInformation.linkedEntities ?? []) {
+        if (person && link.entityID === entityId)
+          links.push({ relationship: link.relationship ?? null, entityID: person.id });
+      }
+    }
+    return JSON.stringify(links);
+  });
+  return useMemo(() => JSON.parse(snapshot) as LinkedEntity[], [snapshot]);
+}
+
+export function LinkedPeople({
+  entityId,
+  links,
+}: {
+  entityId: string;
+  /** Undefined when the service does not list a legal entity's people on its record. */
+  links: readonly LinkedEntity[] | undefined;
+}) {
+  const namedByPeople = usePeopleNaming(entityId);
+  const listedHere = links !== undefined;
+  const people = groupLinks(links ?? namedByPeople);
   const records = useQueries({
     queries: people
       .slice(0, MAX_NAME_LOOKUPS)
@@ -46,10 +87,20 @@ export function LinkedPeople({ links }: { links: readonly LinkedEntity[] | undef
 
   return (
     <DetailSection title="Linked people">
+      {listedHere ? null : (
+        <Text size="sm" c="dimmed" mb="sm">
+          The identity service lists a company&apos;s people on their own records: these are the
+          people opened here whose records name this company.
+        </Text>
+      )}
       {people.length === 0 ? (
         <EmptyState
           title="No linked people"
-          description="No natural person is linked to this entity."
+          description={
+            listedHere
+              ? 'No natural person is linked to this entity.'
+              : 'No person opened so far names this company; open a person to see their companies.'
+          }
           icon={<IconUsers size={28} aria-hidden />}
         />
       ) : (

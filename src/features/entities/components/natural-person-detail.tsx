@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { NaturalPerson } from '../../../contract/entities.ts';
 import { DetailSection } from './detail-section.tsx';
 import { EntityDetailHeader } from './entity-detail-header.tsx';
+import { IdentityChecks } from './identity-checks.tsx';
 import { KycMetadataSection } from './kyc-metadata-section.tsx';
 import { LinkedLegalEntities } from './linked-legal-entities.tsx';
 import { PersonalInformation } from './personal-information.tsx';
@@ -30,7 +31,10 @@ export function NaturalPersonDetail({
       />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <PersonalInformation info={person.personalInformation} />
+          <Stack gap="lg">
+            <PersonalInformation info={person.personalInformation} />
+            <IdentityChecks person={person} />
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="lg">

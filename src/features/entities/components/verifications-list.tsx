@@ -72,7 +72,7 @@ export function VerificationsList({
 }) {
   // Newest first: the latest verification is the one a reviewer acts on.
   const list = [...(verifications ?? [])].sort((a, b) =>
-    b.verificationDate.localeCompare(a.verificationDate),
+    (b.verificationDate ?? '').localeCompare(a.verificationDate ?? ''),
   );
   return (
     <DetailSection title="Verifications">
