@@ -52,7 +52,7 @@ function UpdateHistory({ entityId, recipients }: { entityId: string; recipients:
 
   if (history.isPending) {
     return (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading update requests">
+      <Stack gap="xs" role="status" aria-busy="true" aria-label="Loading update requests">
         <Skeleton h={28} />
         <Skeleton h={28} />
         <Skeleton h={28} />

@@ -97,7 +97,7 @@ function DialogBody({
   const configs = useQuery(clientUpdateQueries.configs());
   if (configs.isPending) {
     return (
-      <Stack aria-busy="true" aria-label="Loading e-mail configurations">
+      <Stack role="status" aria-busy="true" aria-label="Loading e-mail configurations">
         <Skeleton h={36} />
         <Skeleton h={36} />
         <Skeleton h={120} />

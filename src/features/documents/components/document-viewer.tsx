@@ -162,7 +162,7 @@ function LoadingProgress({
 }) {
   if (!progress) {
     return (
-      <Stack gap="xs" aria-busy="true" aria-label={`Loading ${fileName}`}>
+      <Stack gap="xs" role="status" aria-busy="true" aria-label={`Loading ${fileName}`}>
         <Text size="sm">Loading the document…</Text>
         <Skeleton h={320} />
       </Stack>

@@ -27,7 +27,7 @@ export function DocumentsSection<TListKey extends QueryKey, TDetailKey extends Q
 
   if (documents.isPending) {
     return (
-      <Stack gap="xs" aria-busy="true" aria-label="Loading documents">
+      <Stack gap="xs" role="status" aria-busy="true" aria-label="Loading documents">
         <Skeleton h={36} />
         <Skeleton h={36} />
         <Skeleton h={36} />

@@ -100,7 +100,7 @@ export function EntityNotFound({ id }: { id: string }) {
 
 function EntityDetailSkeleton() {
   return (
-    <Stack gap="lg" aria-busy="true" aria-label="Loading entity">
+    <Stack gap="lg" role="status" aria-busy="true" aria-label="Loading entity">
       <Skeleton h={14} w={80} />
       <Skeleton h={36} w="40%" />
       <Skeleton h={20} w="30%" />
