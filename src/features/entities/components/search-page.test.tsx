@@ -6,7 +6,7 @@ import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { SearchPage } from './search-page.tsx';
-import { DETAIL_CONCURRENCY } from './use-legal-entity-details.ts';
+import { DETAIL_CONCURRENCY } from './use-entity-details.ts';
 
 // Mantine and user-event are slow on the shared 2-core machines; the assertions themselves are not timed.
 vi.setConfig({ testTimeout: 20_000 });
