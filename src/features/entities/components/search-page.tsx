@@ -88,13 +88,7 @@ function SearchPanel({ kind, address, active, navigate }: SearchPanelProps) {
       />
     );
   } else {
-    results = (
-      <SearchResults
-        key={resultsKey}
-        collection={kind.collection}
-        ids={search.data}
-      />
-    );
+    results = <SearchResults key={resultsKey} collection={kind.collection} ids={search.data} />;
   }
 
   return (

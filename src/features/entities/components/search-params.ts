@@ -127,7 +127,10 @@ export function valuesFromSearchParams(
 }
 
 /** The filled, trimmed fields only: what the API and the address bar carry. */
-export function searchQueryFromValues(kind: SearchKind, values: SearchFormValues): SearchFormValues {
+export function searchQueryFromValues(
+  kind: SearchKind,
+  values: SearchFormValues,
+): SearchFormValues {
   const query: SearchFormValues = {};
   for (const field of kind.fieldNames) {
     const value = values[field]?.trim() ?? '';
