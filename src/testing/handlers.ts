@@ -33,6 +33,7 @@ export interface ApiBodies {
   'GET /api/v2/entities/legal-entities': z.input<typeof searchResponseSchema>;
   'GET /api/v2/entities/legal-entities/:id': z.input<typeof legalEntityResponseSchema>;
   'POST /api/v2/entities/legal-entities': z.input<typeof legalEntityResponseSchema>;
+  'GET /api/v2/entities/natural-persons': z.input<typeof searchResponseSchema>;
   'GET /api/v2/entities/natural-persons/:id': z.input<typeof naturalPersonResponseSchema>;
   'GET /api/v2/entities/:id/documents': z.input<typeof documentListResponseSchema>;
   'GET /api/v2/documents/:id': z.input<typeof documentDetailResponseSchema>;

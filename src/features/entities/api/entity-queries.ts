@@ -8,6 +8,7 @@ import {
   searchResponseSchema,
   type EntityTypeFilter,
   type LegalEntitySearchQuery,
+  type NaturalPersonSearchQuery,
 } from '../../../contract/entities.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -19,6 +20,9 @@ export interface EntityListFilters {
   corporateVerification: boolean;
   supportingDocuments: boolean;
 }
+
+/** The two searchable collections, as they appear in the API's paths. */
+export type EntityCollection = 'legal-entities' | 'natural-persons';
 
 /** One factory for every entity and document query, general to specific, so one invalidation reaches all. */
 export const entityQueries = {
@@ -34,11 +38,15 @@ export const entityQueries = {
           signal,
         }).then((envelope) => envelope.data),
     }),
-  search: (query: LegalEntitySearchQuery) =>
+  /** Both collections answer a search with matching IDs, oldest first. */
+  search: (
+    collection: EntityCollection,
+    query: LegalEntitySearchQuery | NaturalPersonSearchQuery,
+  ) =>
     queryOptions({
-      queryKey: [...entityQueries.all(), 'search', query] as const,
+      queryKey: [...entityQueries.all(), 'search', collection, query] as const,
       queryFn: ({ signal }) =>
-        apiRequest('/api/v2/entities/legal-entities', {
+        apiRequest(`/api/v2/entities/${collection}`, {
           query: { ...query },
           schema: searchResponseSchema,
           signal,

@@ -1,23 +1,22 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import type { FieldError } from '../../../contract/common.ts';
-import type { LegalEntitySearchQuery } from '../../../contract/entities.ts';
 import {
-  EMPTY_SEARCH,
+  emptySearch,
   isSearchField,
-  SEARCH_FORM_FIELDS,
-  searchFormSchema,
   searchQueryFromValues,
   type SearchFormValues,
+  type SearchKind,
 } from './search-params.ts';
 
 interface SearchFormProps {
+  kind: SearchKind;
   /** The values in the address bar; the form follows them (Back, a shared link). */
   values: SearchFormValues;
-  onSearch: (query: LegalEntitySearchQuery) => void;
+  onSearch: (query: SearchFormValues) => void;
   onClear: () => void;
   searching: boolean;
   /** Field errors from a 400, shown on their fields. */
@@ -25,6 +24,7 @@ interface SearchFormProps {
 }
 
 export function SearchForm({
+  kind,
   values,
   onSearch,
   onClear,
@@ -32,13 +32,17 @@ export function SearchForm({
   serverErrors,
 }: SearchFormProps) {
   const form = useForm<SearchFormValues>({
-    resolver: zodResolver(searchFormSchema),
+    resolver: zodResolver(kind.schema),
     defaultValues: values,
   });
   const { errors } = form.formState;
   const valuesKey = JSON.stringify(values);
+  const appliedValuesKey = useRef<string | null>(null);
 
   useEffect(() => {
+    // A hidden tab's effects run again when it is shown; only new values may replace what was typed.
+    if (appliedValuesKey.current === valuesKey) return;
+    appliedValuesKey.current = valuesKey;
     const next = JSON.parse(valuesKey) as SearchFormValues;
     form.reset(next);
     // A link with a malformed value shows why it was not searched.
@@ -47,13 +51,13 @@ export function SearchForm({
 
   useEffect(() => {
     for (const error of serverErrors) {
-      if (isSearchField(error.field))
+      if (isSearchField(kind, error.field))
         form.setError(error.field, { type: 'server', message: error.message });
     }
-  }, [serverErrors, form]);
+  }, [serverErrors, form, kind]);
 
   const submit = form.handleSubmit((submitted) => {
-    const query = searchQueryFromValues(submitted);
+    const query = searchQueryFromValues(kind, submitted);
     if (Object.keys(query).length === 0) {
       form.setError('root', { type: 'required', message: 'Fill in at least one field to search.' });
       return;
@@ -62,17 +66,17 @@ export function SearchForm({
   });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Search legal entities">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label={kind.formLabel}>
       <Stack gap="md">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="md">
-          {SEARCH_FORM_FIELDS.map((field) => (
+          {kind.fields.map((field) => (
             <TextInput
               key={field.name}
               label={field.label}
               description={field.description}
               error={errors[field.name]?.message}
-              inputMode={field.name === 'duns' ? 'numeric' : undefined}
-              type={field.name === 'email' ? 'email' : field.name === 'phone' ? 'tel' : 'text'}
+              inputMode={field.inputMode}
+              type={field.type ?? 'text'}
               autoComplete="off"
               {...form.register(field.name, {
                 onChange: () => form.clearErrors('root'),
@@ -96,7 +100,7 @@ export function SearchForm({
           <Button
             variant="default"
             onClick={() => {
-              form.reset(EMPTY_SEARCH);
+              form.reset(emptySearch(kind));
               onClear();
             }}
           >

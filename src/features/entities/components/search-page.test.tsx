@@ -1,12 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { LegalEntity } from '../../../contract/entities.ts';
-import { legalEntitySearchQuerySchema } from '../../../contract/entities.ts';
-import { buildLegalEntity } from '../../../testing/factories.ts';
+import type { LegalEntity, NaturalPerson } from '../../../contract/entities.ts';
+import {
+  legalEntitySearchQuerySchema,
+  naturalPersonSearchQuerySchema,
+} from '../../../contract/entities.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { SearchPage } from './search-page.tsx';
-import { DETAIL_CONCURRENCY } from './use-legal-entity-details.ts';
+import { DETAIL_CONCURRENCY } from './use-entity-details.ts';
 
 // Mantine and user-event are slow on the shared 2-core machines; the assertions themselves are not timed.
 vi.setConfig({ testTimeout: 20_000 });
@@ -220,4 +223,153 @@ test("a 400's field errors land on their fields", async () => {
     'Invalid parameter registrationNumber: Too long for this registry.',
   );
   expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+});
+
+function people(count: number): NaturalPerson[] {
+  return Array.from({ length: count }, (_, index) =>
+    buildNaturalPerson({
+      personalInformation: { firstName: 'Ada', lastName: `Smith ${index + 1}`, countryCode: 'FR' },
+      kycMetaData: { ...buildNaturalPerson().kycMetaData, kycStatus: 'Approved' },
+    }),
+  );
+}
+
+/** The people search checks its query with the contract and records it; details come by id. */
+function servePeopleSearch(persons: NaturalPerson[]) {
+  const searches: Record<string, string>[] = [];
+  server.use(
+    apiHandler('GET /api/v2/entities/natural-persons', ({ request }) => {
+      const params = Object.fromEntries(new URL(request.url).searchParams);
+      const parsed = naturalPersonSearchQuerySchema.safeParse(params);
+      if (!parsed.success) return apiError(400, 'The search query is not valid.');
+      searches.push(params);
+      return envelope(persons.map((person) => person.id));
+    }),
+    apiHandler('GET /api/v2/entities/natural-persons/:id', ({ params }) => {
+      const person = persons.find((candidate) => candidate.id === params.id);
+      return person ? envelope(person) : apiError(404, 'Unknown id.');
+    }),
+  );
+  return { searches };
+}
+
+function panel(name: 'Companies' | 'People') {
+  return within(screen.getByRole('tabpanel', { name }));
+}
+
+test('the People tab and its fields come from the address, and the search runs', async () => {
+  const persons = people(2);
+  const { searches } = servePeopleSearch(persons);
+  renderSearch('/search?in=people&lastName=smith&phone=%2B33%201');
+  expect(await screen.findByText('2 matches, 2 loaded')).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: 'People' })).toHaveAttribute('aria-selected', 'true');
+  expect(panel('People').getByLabelText('Last name')).toHaveValue('smith');
+  expect(panel('People').getByLabelText('Phone')).toHaveValue('+33 1');
+  expect(searches).toEqual([{ lastName: 'smith', phone: '+33 1' }]);
+});
+
+test('a people search sends its query, updates the address and links each person', async () => {
+  const persons = people(3);
+  const { searches } = servePeopleSearch(persons);
+  const { user, router } = renderSearch();
+  await user.click(screen.getByRole('tab', { name: 'People' }));
+  expect(router.state.location.search).toBe('?in=people');
+  await user.type(panel('People').getByLabelText('First name'), ' ada ');
+  await user.type(panel('People').getByLabelText('E-mail'), 'ada@acme.example');
+  await user.type(panel('People').getByLabelText('External ID'), 'CRM-7');
+  await user.click(panel('People').getByRole('button', { name: 'Search' }));
+  expect(await screen.findByText('3 matches, 3 loaded')).toBeInTheDocument();
+  expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+    in: 'people',
+    firstName: 'ada',
+    email: 'ada@acme.example',
+    externalID: 'CRM-7',
+  });
+  expect(searches).toEqual([{ firstName: 'ada', email: 'ada@acme.example', externalID: 'CRM-7' }]);
+  const table = panel('People').getByRole('table', { name: 'Search results' });
+  expect(
+    within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent),
+  ).toEqual(['Name', 'Country', 'KYC status']);
+  for (const person of persons) {
+    const link = within(table).getByRole('link', {
+      name: `Ada ${person.personalInformation.lastName}`,
+    });
+    expect(link).toHaveAttribute('href', `/entities/${person.id}`);
+    const row = link.closest('tr');
+    if (!row) throw new Error('the link is not in a row');
+    expect(row).toHaveTextContent('France');
+    expect(row).toHaveTextContent('Approved');
+  }
+});
+
+test('no person matching shows the empty state in the results region', async () => {
+  servePeopleSearch([]);
+  renderSearch('/search?in=people&email=nobody%40acme.example');
+  const region = await screen.findByRole('region', { name: 'People results' });
+  expect(await within(region).findByText('No people match')).toBeInTheDocument();
+});
+
+test('an address with a malformed people field shows the error and sends nothing', async () => {
+  const { searches } = servePeopleSearch([]);
+  renderSearch('/search?in=people&phone=abc');
+  expect(await screen.findByText('A phone number needs at least one digit.')).toBeInTheDocument();
+  expect(panel('People').getByLabelText('Phone')).toHaveAttribute('aria-invalid', 'true');
+  expect(searches).toHaveLength(0);
+});
+
+test("a people search's 400 field errors land on their fields", async () => {
+  server.use(
+    apiHandler('GET /api/v2/entities/natural-persons', () =>
+      apiError(400, 'Invalid parameter lastName: Search text cannot contain control characters.', [
+        { field: 'lastName', message: 'Search text cannot contain control characters.' },
+      ]),
+    ),
+  );
+  const { user } = renderSearch('/search?in=people');
+  await user.type(panel('People').getByLabelText('Last name'), 'smith');
+  await user.click(panel('People').getByRole('button', { name: 'Search' }));
+  expect(
+    await panel('People').findByText('Search text cannot contain control characters.'),
+  ).toBeInTheDocument();
+  expect(panel('People').getByLabelText('Last name')).toHaveAttribute('aria-invalid', 'true');
+  expect(panel('People').getByLabelText('First name')).not.toHaveAttribute('aria-invalid', 'true');
+  expect(panel('People').queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+});
+
+test('switching tabs keeps what each tab searched and what was typed', async () => {
+  serveSearch(companies(2));
+  servePeopleSearch(people(1));
+  const { user, router } = renderSearch('/search?companyName=northwind');
+  expect(await screen.findByText('2 matches, 2 loaded')).toBeInTheDocument();
+  await user.type(panel('Companies').getByLabelText('DUNS'), '123');
+
+  await user.click(screen.getByRole('tab', { name: 'People' }));
+  expect(router.state.location.search).toBe('?in=people');
+  expect(panel('People').getByLabelText('Last name')).toHaveValue('');
+  await user.type(panel('People').getByLabelText('Last name'), 'smith');
+  await user.click(panel('People').getByRole('button', { name: 'Search' }));
+  expect(await screen.findByText('1 match, 1 loaded')).toBeInTheDocument();
+
+  await user.click(screen.getByRole('tab', { name: 'Companies' }));
+  expect(router.state.location.search).toBe('?companyName=northwind');
+  expect(panel('Companies').getByLabelText('Company name')).toHaveValue('northwind');
+  expect(panel('Companies').getByLabelText('DUNS')).toHaveValue('123');
+  expect(await panel('Companies').findByText('2 matches, 2 loaded')).toBeInTheDocument();
+
+  await user.click(screen.getByRole('tab', { name: 'People' }));
+  expect(router.state.location.search).toBe('?in=people&lastName=smith');
+  expect(panel('People').getByLabelText('Last name')).toHaveValue('smith');
+  expect(await panel('People').findByText('1 match, 1 loaded')).toBeInTheDocument();
+});
+
+test('the tabs are reachable with the keyboard', async () => {
+  servePeopleSearch([]);
+  const { user, router } = renderSearch();
+  screen.getByRole('tab', { name: 'Companies' }).focus();
+  await user.keyboard('{ArrowRight}');
+  expect(screen.getByRole('tab', { name: 'People' })).toHaveFocus();
+  await waitFor(() => expect(router.state.location.search).toBe('?in=people'));
+  expect(screen.getByRole('tabpanel', { name: 'People' })).toBeVisible();
 });

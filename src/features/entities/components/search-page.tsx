@@ -1,7 +1,7 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconSearchOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
@@ -9,32 +9,51 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { entityQueries } from '../api/entity-queries.ts';
 import { SearchForm } from './search-form.tsx';
 import {
-  searchFormSchema,
+  companySearch,
+  peopleSearch,
+  SEARCH_KINDS,
   searchParamsFromQuery,
   searchQueryFromValues,
+  tabFromSearchParams,
   valuesFromSearchParams,
+  type SearchKind,
+  type SearchTab,
 } from './search-params.ts';
 import { SearchResults } from './search-results.tsx';
 
 const NO_FIELD_ERRORS: never[] = [];
 
-export function SearchPage() {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const values = useMemo(() => valuesFromSearchParams(searchParams), [searchParams]);
+function isSearchTab(value: string | null): value is SearchTab {
+  return SEARCH_KINDS.some((kind) => kind.tab === value);
+}
+
+interface SearchPanelProps {
+  kind: SearchKind;
+  /** This tab's search address: the current one while the tab is active, its last one otherwise. */
+  address: string;
+  active: boolean;
+  navigate: (params: URLSearchParams) => void;
+}
+
+function SearchPanel({ kind, address, active, navigate }: SearchPanelProps) {
+  const values = useMemo(
+    () => valuesFromSearchParams(kind, new URLSearchParams(address)),
+    [kind, address],
+  );
   // The address is the search: it runs only when it holds something valid to send.
   const query = useMemo(() => {
-    const parsed = searchFormSchema.safeParse(values);
+    const parsed = kind.schema.safeParse(values);
     if (!parsed.success) return null;
-    const candidate = searchQueryFromValues(parsed.data);
+    const candidate = searchQueryFromValues(kind, parsed.data);
     return Object.keys(candidate).length > 0 ? candidate : null;
-  }, [values]);
+  }, [kind, values]);
   const search = useQuery({
-    ...entityQueries.search(query ?? {}),
-    enabled: query !== null,
+    ...entityQueries.search(kind.collection, query ?? {}),
+    enabled: active && query !== null,
   });
   const error = search.error;
   const serverErrors = error instanceof ApiError ? error.fieldErrors : NO_FIELD_ERRORS;
-  const resultsKey = searchParamsFromQuery(query ?? {}).toString();
+  const resultsKey = searchParamsFromQuery(kind, query ?? {}).toString();
 
   let results;
   if (query === null) {
@@ -63,33 +82,78 @@ export function SearchPage() {
   } else if (search.data.length === 0) {
     results = (
       <EmptyState
-        title="No legal entities match"
+        title={kind.noMatchTitle}
         description="Check the spelling, or search on fewer fields."
         icon={<IconSearchOff size={28} aria-hidden />}
       />
     );
   } else {
-    results = <SearchResults key={resultsKey} ids={search.data} />;
+    results = <SearchResults key={resultsKey} collection={kind.collection} ids={search.data} />;
   }
 
   return (
     <Stack gap="lg">
-      <Title order={1}>Search legal entities</Title>
       <Paper withBorder p="md">
         <SearchForm
+          kind={kind}
           values={values}
           searching={search.isFetching}
           serverErrors={serverErrors}
           onSearch={(next) => {
-            const params = searchParamsFromQuery(next);
+            const params = searchParamsFromQuery(kind, next);
             // The same search again means "look again", since the address would not change.
-            if (params.toString() === searchParams.toString()) void search.refetch();
-            else setSearchParams(params);
+            if (params.toString() === address) void search.refetch();
+            else navigate(params);
           }}
-          onClear={() => setSearchParams(new URLSearchParams())}
+          onClear={() => navigate(searchParamsFromQuery(kind, {}))}
         />
       </Paper>
-      <section aria-label="Results">{results}</section>
+      <section aria-label={`${kind.tabLabel} results`}>{results}</section>
+    </Stack>
+  );
+}
+
+export function SearchPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const activeTab = tabFromSearchParams(searchParams);
+  const address = searchParams.toString();
+  // Each tab's last address, so a tab switch brings back what that tab had searched.
+  const [tabAddresses, setTabAddresses] = useState(() => ({
+    companies: searchParamsFromQuery(companySearch, {}).toString(),
+    people: searchParamsFromQuery(peopleSearch, {}).toString(),
+    [activeTab]: address,
+  }));
+  if (tabAddresses[activeTab] !== address) {
+    setTabAddresses({ ...tabAddresses, [activeTab]: address });
+  }
+
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Search</Title>
+      <Tabs
+        value={activeTab}
+        onChange={(next) => {
+          if (isSearchTab(next)) setSearchParams(new URLSearchParams(tabAddresses[next]));
+        }}
+      >
+        <Tabs.List aria-label="Search in">
+          {SEARCH_KINDS.map((kind) => (
+            <Tabs.Tab key={kind.tab} value={kind.tab}>
+              {kind.tabLabel}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {SEARCH_KINDS.map((kind) => (
+          <Tabs.Panel key={kind.tab} value={kind.tab} pt="md">
+            <SearchPanel
+              kind={kind}
+              address={kind.tab === activeTab ? address : tabAddresses[kind.tab]}
+              active={kind.tab === activeTab}
+              navigate={setSearchParams}
+            />
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </Stack>
   );
 }

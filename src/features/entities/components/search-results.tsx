@@ -1,12 +1,13 @@
 import { Anchor, Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName } from '../../../lib/format.ts';
-import { toEntityRow } from './entity-row.ts';
-import { useLegalEntityDetails, type DetailResult } from './use-legal-entity-details.ts';
+import { toEntityRow, type EntityRow } from './entity-row.ts';
+import type { EntityCollection } from '../api/entity-queries.ts';
+import { useEntityDetails, type DetailResult } from './use-entity-details.ts';
 
 /** Details are loaded in batches of this many, so a 500-match search does not load 500 records. */
 export const RESULTS_BATCH = 25;
@@ -15,7 +16,46 @@ function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function ResultRow({ id, result }: { id: string; result: DetailResult | undefined }) {
+interface ResultColumn {
+  header: string;
+  cell: (row: EntityRow) => ReactNode;
+}
+
+const countryColumn: ResultColumn = {
+  header: 'Country',
+  cell: (row) => countryName(row.countryCode),
+};
+
+/** After the name: what a reviewer tells one match from another, per kind. */
+const COLUMNS: Record<EntityCollection, readonly ResultColumn[]> = {
+  'legal-entities': [
+    {
+      header: 'Registration number',
+      cell: (row) => (
+        <Text size="sm" ff="monospace">
+          {row.registrationNumber}
+        </Text>
+      ),
+    },
+    countryColumn,
+    { header: 'Verification status', cell: (row) => <StatusBadge status={row.status} /> },
+    { header: 'Next review', cell: (row) => <ReviewDateBadge date={row.nextReview} /> },
+  ],
+  'natural-persons': [
+    countryColumn,
+    { header: 'KYC status', cell: (row) => <StatusBadge status={row.status} /> },
+  ],
+};
+
+function ResultRow({
+  id,
+  result,
+  columns,
+}: {
+  id: string;
+  result: DetailResult | undefined;
+  columns: readonly ResultColumn[];
+}) {
   if (!result) {
     return (
       <Table.Tr aria-busy>
@@ -23,7 +63,7 @@ function ResultRow({ id, result }: { id: string; result: DetailResult | undefine
           <VisuallyHidden>Loading {id}</VisuallyHidden>
           <Skeleton height={14} width="70%" radius="sm" />
         </Table.Td>
-        {Array.from({ length: 4 }, (_, index) => (
+        {columns.map((_, index) => (
           <Table.Td key={index}>
             <Skeleton height={14} width="60%" radius="sm" />
           </Table.Td>
@@ -39,7 +79,7 @@ function ResultRow({ id, result }: { id: string; result: DetailResult | undefine
             {id}
           </Anchor>
         </Table.Td>
-        <Table.Td colSpan={4}>
+        <Table.Td colSpan={columns.length}>
           <Text size="sm" c="red.8">
             Could not load this entity: {result.message}
           </Text>
@@ -55,27 +95,25 @@ function ResultRow({ id, result }: { id: string; result: DetailResult | undefine
           {row.name}
         </Anchor>
       </Table.Td>
-      <Table.Td>
-        <Text size="sm" ff="monospace">
-          {row.registrationNumber}
-        </Text>
-      </Table.Td>
-      <Table.Td>{countryName(row.countryCode)}</Table.Td>
-      <Table.Td>
-        <StatusBadge status={row.status} />
-      </Table.Td>
-      <Table.Td>
-        <ReviewDateBadge date={row.nextReview} />
-      </Table.Td>
+      {columns.map((column) => (
+        <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+      ))}
     </Table.Tr>
   );
 }
 
 /** The matches of one search, filled in as their details arrive. Give it a `key` per search. */
-export function SearchResults({ ids }: { ids: readonly string[] }) {
+export function SearchResults({
+  collection,
+  ids,
+}: {
+  collection: EntityCollection;
+  ids: readonly string[];
+}) {
   const [shown, setShown] = useState(RESULTS_BATCH);
   const visibleIds = ids.slice(0, shown);
-  const results = useLegalEntityDetails(visibleIds);
+  const results = useEntityDetails(collection, visibleIds);
+  const columns = COLUMNS[collection];
   const loaded = visibleIds.filter((id) => results[id] !== undefined).length;
   const remaining = ids.length - visibleIds.length;
 
@@ -84,20 +122,21 @@ export function SearchResults({ ids }: { ids: readonly string[] }) {
       <Text fw={500} role="status" aria-live="polite">
         {plural(ids.length, 'match', 'matches')}, {loaded} loaded
       </Text>
-      <Table.ScrollContainer minWidth={860}>
+      <Table.ScrollContainer minWidth={collection === 'legal-entities' ? 860 : 560}>
         <Table aria-label="Search results" striped verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col">Registration number</Table.Th>
-              <Table.Th scope="col">Country</Table.Th>
-              <Table.Th scope="col">Verification status</Table.Th>
-              <Table.Th scope="col">Next review</Table.Th>
+              {columns.map((column) => (
+                <Table.Th key={column.header} scope="col">
+                  {column.header}
+                </Table.Th>
+              ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {visibleIds.map((id) => (
-              <ResultRow key={id} id={id} result={results[id]} />
+              <ResultRow key={id} id={id} result={results[id]} columns={columns} />
             ))}
           </Table.Tbody>
         </Table>

@@ -1,20 +1,23 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { LegalEntity } from '../../../contract/entities.ts';
-import { entityQueries } from '../api/entity-queries.ts';
+import type { Entity } from '../../../contract/entities.ts';
+import { entityQueries, type EntityCollection } from '../api/entity-queries.ts';
 import { forEachWithConcurrency } from '../api/for-each-with-concurrency.ts';
 
 /** Details requested at once: enough to fill the screen quickly without flooding the server. */
 export const DETAIL_CONCURRENCY = 4;
 
 export type DetailResult =
-  { status: 'success'; entity: LegalEntity } | { status: 'error'; message: string };
+  { status: 'success'; entity: Entity } | { status: 'error'; message: string };
 
 /**
- * Loads each legal entity through the shared query cache, at most DETAIL_CONCURRENCY at a time,
- * and returns what has arrived so far. Mount it with a `key` per search so results start empty.
+ * Loads each entity of one collection through the shared query cache, at most DETAIL_CONCURRENCY at a
+ * time, and returns what has arrived so far. Mount it with a `key` per search so results start empty.
  */
-export function useLegalEntityDetails(ids: readonly string[]): Record<string, DetailResult> {
+export function useEntityDetails(
+  collection: EntityCollection,
+  ids: readonly string[],
+): Record<string, DetailResult> {
   const queryClient = useQueryClient();
   const [results, setResults] = useState<Record<string, DetailResult>>({});
   const idsKey = ids.join('\n');
@@ -32,7 +35,9 @@ export function useLegalEntityDetails(ids: readonly string[]): Record<string, De
         try {
           settle(id, {
             status: 'success',
-            entity: await queryClient.query(entityQueries.legalEntity(id)),
+            entity: await (collection === 'legal-entities'
+              ? queryClient.query(entityQueries.legalEntity(id))
+              : queryClient.query(entityQueries.naturalPerson(id))),
           });
         } catch (error) {
           settle(id, {
@@ -44,7 +49,7 @@ export function useLegalEntityDetails(ids: readonly string[]): Record<string, De
       controller.signal,
     );
     return () => controller.abort();
-  }, [idsKey, queryClient]);
+  }, [idsKey, collection, queryClient]);
 
   return results;
 }
