@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { once } from 'node:events';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { createApp, type App } from '../app.ts';
@@ -23,14 +26,16 @@ const sha256 = (bytes: Buffer | string) => crypto.createHash('sha256').update(by
 let upstream: RecordingUpstream;
 let gateway: App;
 let gatewayUrl: string;
+let dataDir: string;
 let clock = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-gateway-'));
   gateway = await createApp(
     {
       ...loadConfig({
-        DATA_DIR: '/nonexistent/kyc-desk-gateway-needs-no-data-dir',
+        DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         KYC_UPSTREAM_URL: upstream.url,
         KYC_UPSTREAM_API_KEY: UPSTREAM_KEY,
@@ -47,6 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await upstream.stop();
+  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {

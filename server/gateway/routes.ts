@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
+import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
 import { ApiError, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
+import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { apiErrorOf, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
@@ -35,21 +37,24 @@ export async function registerGateway(
   app: FastifyInstance,
   config: Config & { upstream: UpstreamConfig },
   now: () => Date,
+  db: Db,
 ): Promise<void> {
   await declareApiRoutesForDocument(config);
   registerOpenApiRoutes(app);
-  registerGatewayRoutes(app, config.upstream, now);
+  registerGatewayRoutes(app, config, now, db);
 }
 
 /**
- * Gateway mode: no records of its own. Sign-in and token checks go to the identity service as they
+ * Gateway mode: its own records only for client updates (local-client-updates.ts). Sign-in and token checks go to the identity service as they
  * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
   app: FastifyInstance,
-  upstream: UpstreamConfig,
+  config: Config & { upstream: UpstreamConfig },
   now: () => Date,
+  db: Db,
 ): void {
+  const { upstream } = config;
   const client = createUpstreamClient(upstream);
   const validTokens = new ValidTokenCache(now);
   app.addHook('onClose', () => {
@@ -190,6 +195,7 @@ function registerGatewayRoutes(
     });
     done();
   });
+  registerLocalClientUpdates(app, { config, db, client, requireValidToken, now });
 }
 
 function pick(request: FastifyRequest, names: string[]): Record<string, string> {
