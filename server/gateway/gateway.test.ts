@@ -178,7 +178,7 @@ describe('forwarding', () => {
       emailSubject: 'Please update',
       emailMessage: 'Hello',
       configId: 1,
-      domain: 'portal.example',
+      domain: 'portal.kyc-desk.local',
     });
     upstream.handle((request, response) => {
       if (request.url === '/api/tokenvalid') return defaultHandler(request, response);
