@@ -25,7 +25,7 @@ export interface LocalClientUpdatesOptions {
   db: Db;
   client: UpstreamClient;
   /** The gateway's own check of the caller's JWT, exactly as for forwarded routes. */
-  requireValidToken(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  requireValidToken: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   now: () => Date;
 }
 
