@@ -39,7 +39,7 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
-/** Builds the whole server on the database in `config.dataDir`; listening is the caller's job. */
+/** Builds the whole server on its database (DATA_DIR or DATABASE_URL); listening is the caller's job. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const app = Fastify({
     logger:
@@ -72,21 +72,23 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installRequestLimits(app);
   installUtf8JsonParser(app);
 
-  if (config.upstream) {
-    // Gateway mode (docs/gateway.md): no database; the API is forwarded to the identity service.
-    await registerGateway(
-      app,
-      { ...config, upstream: config.upstream },
-      options.now ?? (() => new Date()),
-    );
-    await serveConsole(app, config.staticDir);
-    return app;
-  }
-
   const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl);
   app.addHook('onClose', async () => {
     await db.destroy();
   });
+
+  if (config.upstream) {
+    // Gateway mode (docs/gateway.md): the API is forwarded to the identity service; the database
+    // holds only what that service has no endpoints for (client-update configurations, history).
+    await registerGateway(
+      app,
+      { ...config, upstream: config.upstream },
+      options.now ?? (() => new Date()),
+      db,
+    );
+    await serveConsole(app, config.staticDir);
+    return app;
+  }
   const services: AppServices = {
     config,
     db,

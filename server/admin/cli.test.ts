@@ -150,7 +150,10 @@ describe('admin commands', () => {
     [['api-key:reset'], 'api-key:reset needs a username'],
     [['account:create', 'has space'], 'is not a valid username'],
     [['account:list', 'extra'], 'account:list does not take "extra"'],
-    [['account:disable', 'alice', '--name', 'X'], '--name applies only to account:create.'],
+    [
+      ['account:disable', 'alice', '--name', 'X'],
+      '--name applies only to account:create and client-config:set.',
+    ],
     [['account:list', '--verbose'], "Unknown option '--verbose'."],
   ])('%j fails with one sentence on stderr and exit code 1', async (argv, message) => {
     await adminJson('account:create', 'alice');

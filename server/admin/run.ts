@@ -12,6 +12,12 @@ import {
   resetPasswordCommand,
   type AccountSummary,
 } from './account-commands.ts';
+import {
+  listClientConfigsCommand,
+  removeClientConfigCommand,
+  setClientConfigCommand,
+  type ClientConfigSummary,
+} from './client-config-commands.ts';
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -24,6 +30,10 @@ interface Invocation {
   /** The one positional argument (a username, a file, a URL); empty for commands that take none. */
   argument: string;
   displayName: string | undefined;
+  /** client-config:set's texts; undefined when not given. */
+  subject: string | undefined;
+  message: string | undefined;
+  description: string | undefined;
   json: boolean;
 }
 
@@ -38,7 +48,7 @@ interface CommandSpec {
   usage: string;
   summary: string;
   /** What the positional argument is, in the error that says it is missing. */
-  takes: 'a username' | 'a file name' | 'a PostgreSQL URL' | undefined;
+  takes: 'a username' | 'a file name' | 'a PostgreSQL URL' | 'a configId' | undefined;
   /** The result (printed as JSON with --json) and its lines of plain text. */
   execute(
     context: CommandContext,
@@ -126,6 +136,45 @@ const COMMANDS: Record<string, CommandSpec> = {
         : result.accounts.map(
             (account) =>
               `${account.username}\t${account.displayName}\t${account.disabled ? 'disabled' : 'active'}\t${account.createdAt}`,
+          ),
+  }),
+  'client-config:set': command({
+    usage:
+      'client-config:set <configId> --name "…" --subject "…" --message "…" [--description "…"]',
+    summary: "Add or replace a client-update e-mail configuration (the real portal's configId).",
+    takes: 'a configId',
+    run: async (context, invocation) =>
+      setClientConfigCommand(await context.db(), invocation.argument, {
+        name: invocation.displayName,
+        subject: invocation.subject,
+        message: invocation.message,
+        description: invocation.description,
+      }),
+    text: (result: { configId: number; created: boolean }) => [
+      `${result.created ? 'Added' : 'Replaced'} the e-mail configuration ${String(result.configId)}.`,
+    ],
+  }),
+  'client-config:remove': command({
+    usage: 'client-config:remove <configId>',
+    summary: 'Remove a client-update e-mail configuration.',
+    takes: 'a configId',
+    run: async (context, { argument }) => removeClientConfigCommand(await context.db(), argument),
+    text: (result: { configId: number }) => [
+      `Removed the e-mail configuration ${String(result.configId)}.`,
+    ],
+  }),
+  'client-config:list': command({
+    usage: 'client-config:list',
+    summary: 'List the client-update e-mail configurations.',
+    takes: undefined,
+    run: async (context) => listClientConfigsCommand(await context.db()),
+    text: (result: { configs: ClientConfigSummary[] }) =>
+      result.configs.length === 0
+        ? [
+            'No e-mail configurations. Add one with: npm run admin -- client-config:set <configId> …',
+          ]
+        : result.configs.map(
+            (config) => `${String(config.configId)}\t${config.name}\t${config.defaultSubject}`,
           ),
   }),
   'db:backup': command({
@@ -252,6 +301,9 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         name: { type: 'string' },
+        subject: { type: 'string' },
+        message: { type: 'string' },
+        description: { type: 'string' },
       },
     });
   } catch (error) {
@@ -276,13 +328,25 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
       `${command} does not take "${unexpected.join(' ')}": npm run admin -- ${spec.usage}`,
     );
   }
-  if (values.name !== undefined && command !== 'account:create') {
-    throw new AdminError(`--name applies only to account:create.`);
+  if (
+    values.name !== undefined &&
+    command !== 'account:create' &&
+    command !== 'client-config:set'
+  ) {
+    throw new AdminError(`--name applies only to account:create and client-config:set.`);
+  }
+  for (const option of ['subject', 'message', 'description'] as const) {
+    if (values[option] !== undefined && command !== 'client-config:set') {
+      throw new AdminError(`--${option} applies only to client-config:set.`);
+    }
   }
   return {
     command,
     argument: spec.takes !== undefined ? (argument ?? '') : '',
     displayName: values.name,
+    subject: values.subject,
+    message: values.message,
+    description: values.description,
     json: values.json ?? false,
   };
 }

@@ -17,3 +17,9 @@ export function isUniqueViolation(error: unknown): boolean {
     code === '23505'
   );
 }
+
+/** A foreign key refused a change (a row still referenced), on either engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

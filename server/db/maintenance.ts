@@ -25,6 +25,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'client_update_requests',
   'idempotency_keys',
   'sign_in_attempts',
+  'relayed_client_update_requests',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
@@ -153,6 +154,10 @@ export async function copySqliteToPostgres(
         onProgress(`${table}: ${String(rows)} rows`);
         tables.push({ table, rows });
       }
+      // Copied positions were given, not drawn: the sequence continues after the highest.
+      await sql`select setval(pg_get_serial_sequence('relayed_client_update_requests', 'position'), coalesce(max(position), 0) + 1, false) from relayed_client_update_requests`.execute(
+        trx,
+      );
       await verifySameContent(source, trx, tables);
       const original = await documentHashes(source);
       const copied = await documentHashes(trx);

@@ -156,6 +156,23 @@ export interface ClientUpdateRequestTable {
   sent_at: string | null;
 }
 
+/** A client-update request the gateway forwarded to the identity service, and its outcome. */
+export interface RelayedClientUpdateTable {
+  position: Generated<number>;
+  request_id: string;
+  entity_id: string;
+  recipient_id: string;
+  recipient_email: string;
+  config_id: number;
+  subject: string;
+  domain: string;
+  status: 'sent' | 'failed';
+  error: string | null;
+  requested_by: string;
+  created_at: string;
+  sent_at: string | null;
+}
+
 /**
  * One row per limit an attempt counts against (account, address or device). `pending` while the
  * password is being checked: it holds a place under the limit but is not a failure.
@@ -180,6 +197,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   client_update_configs: ClientUpdateConfigTable;
   client_update_requests: ClientUpdateRequestTable;
+  relayed_client_update_requests: RelayedClientUpdateTable;
   app_settings: { key: string; value: string };
   sign_in_attempts: SignInAttemptTable;
 }

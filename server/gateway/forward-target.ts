@@ -8,24 +8,18 @@ interface V2Route {
   methods: readonly string[];
   /** Fixed words, and `:id` where a parameter is taken from the request. */
   segments: readonly string[];
-  /** The interface's request-client-update is a GET with a body; browsers can only POST it. */
-  upstreamMethod?: string;
 }
 
-/** The /api/v2 routes of the interface and decisions.md; the same as the embedded server's. */
+/**
+ * The /api/v2 routes of the interface and decisions.md that are forwarded as they are; the
+ * client-update routes are the gateway's own (local-client-updates.ts).
+ */
 const V2_ROUTES: readonly V2Route[] = [
   { methods: ['GET'], segments: ['entities'] },
   { methods: ['GET', 'POST'], segments: ['entities', 'legal-entities'] },
   { methods: ['GET'], segments: ['entities', 'legal-entities', ':id'] },
   { methods: ['GET'], segments: ['entities', 'natural-persons'] },
   { methods: ['GET'], segments: ['entities', 'natural-persons', ':id'] },
-  {
-    methods: ['GET', 'POST'],
-    segments: ['entities', 'legal-entities', ':id', 'request-client-update'],
-    upstreamMethod: 'GET',
-  },
-  { methods: ['GET'], segments: ['entities', 'legal-entities', ':id', 'client-update-requests'] },
-  { methods: ['GET'], segments: ['client-update-configs'] },
   { methods: ['GET'], segments: ['entities', ':id', 'documents'] },
   { methods: ['GET'], segments: ['documents', ':id'] },
 ];
@@ -41,6 +35,11 @@ const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\?[A-Za-z0-9\-._~!$&'()
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE_PARAMETER = /^\.{1,2}$|[/\\;%\u0000-\u001f\u007f]/;
+
+/** Whether a decoded path parameter can be sent upstream encoded without changing the path. */
+export function isSafePathParameter(value: string): boolean {
+  return value !== '' && !UNSAFE_PARAMETER.test(value);
+}
 
 export interface ForwardTarget {
   method: string;
@@ -65,7 +64,7 @@ export function v2TargetOf(method: string, target: string): ForwardTarget | unde
     if (!segments) continue;
     const query = queryStart === -1 ? '' : queryOf(target.slice(queryStart + 1));
     return {
-      method: route.upstreamMethod ?? method,
+      method,
       path: `${V2_PREFIX}${segments.join('/')}${query === '' ? '' : `?${query}`}`,
     };
   }
@@ -84,7 +83,7 @@ function segmentsOf(route: V2Route, rawSegments: string[]): string[] | undefined
       continue;
     }
     const value = decodedOrUndefined(raw);
-    if (value === undefined || value === '' || UNSAFE_PARAMETER.test(value)) return undefined;
+    if (value === undefined || !isSafePathParameter(value)) return undefined;
     built.push(encodeURIComponent(value));
   }
   return built;

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { once } from 'node:events';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { createApp, type App } from '../app.ts';
@@ -25,14 +28,16 @@ const sha256 = (bytes: Buffer | string) => crypto.createHash('sha256').update(by
 let upstream: RecordingUpstream;
 let gateway: App;
 let gatewayUrl: string;
+let dataDir: string;
 let clock = Date.UTC(2026, 0, 1);
 
 beforeAll(async () => {
   upstream = await startRecordingUpstream();
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-gateway-'));
   gateway = await createApp(
     {
       ...loadConfig({
-        DATA_DIR: '/nonexistent/kyc-desk-gateway-needs-no-data-dir',
+        DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         KYC_UPSTREAM_URL: upstream.url,
         KYC_UPSTREAM_API_KEY: UPSTREAM_KEY,
@@ -49,6 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await upstream.stop();
+  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => {
@@ -174,7 +180,7 @@ describe('forwarding', () => {
       emailSubject: 'Please update',
       emailMessage: 'Hello',
       configId: 1,
-      domain: 'portal.example',
+      domain: 'portal.kyc-desk.local',
     });
     upstream.handle((request, response) => {
       if (request.url === '/api/tokenvalid') return defaultHandler(request, response);
@@ -536,17 +542,7 @@ describe('request targets', () => {
         `/api/v2/entities/natural-persons/${sent}`,
         `/api/v2/entities/natural-persons/${encoded}`,
       ],
-      [
-        'GET',
-        `/api/v2/entities/legal-entities/${sent}/request-client-update`,
-        `/api/v2/entities/legal-entities/${encoded}/request-client-update`,
-      ],
-      [
-        'GET',
-        `/api/v2/entities/legal-entities/${sent}/client-update-requests?limit=2`,
-        `/api/v2/entities/legal-entities/${encoded}/client-update-requests?limit=2`,
-      ],
-      ['GET', '/api/v2/client-update-configs', '/api/v2/client-update-configs'],
+      // Client-update routes are the gateway's own (local-client-updates.test.ts).
       ['GET', `/api/v2/entities/${sent}/documents`, `/api/v2/entities/${encoded}/documents`],
       ['GET', `/api/v2/documents/${sent}`, `/api/v2/documents/${encoded}`],
       [

@@ -3,12 +3,14 @@ import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
 import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
+import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
 import { ApiError, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
+import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { apiErrorOf, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
@@ -32,21 +34,24 @@ export async function registerGateway(
   app: FastifyInstance,
   config: Config & { upstream: UpstreamConfig },
   now: () => Date,
+  db: Db,
 ): Promise<void> {
   await declareApiRoutesForDocument(config);
   registerOpenApiRoutes(app);
-  registerGatewayRoutes(app, config.upstream, now);
+  registerGatewayRoutes(app, config, now, db);
 }
 
 /**
- * Gateway mode: no records of its own. Sign-in and token checks go to the identity service as they
+ * Gateway mode: its own records only for client updates (local-client-updates.ts). Sign-in and token checks go to the identity service as they
  * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
   app: FastifyInstance,
-  upstream: UpstreamConfig,
+  config: Config & { upstream: UpstreamConfig },
   now: () => Date,
+  db: Db,
 ): void {
+  const { upstream } = config;
   const client = createUpstreamClient(upstream);
   const validTokens = new ValidTokenCache(now);
   const redactor = createRedactor(upstream.apiKey);
@@ -195,6 +200,20 @@ function registerGatewayRoutes(
       return relay(reply, await exchange(request, reply, { ...target, headers }, true), redactor);
     });
     done();
+  });
+  registerLocalClientUpdates(app, {
+    config,
+    db,
+    client,
+    redactor,
+    requireValidToken: async (request, reply) => {
+      const token = bearerTokenOf(request);
+      if (!token) {
+        throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
+      }
+      await requireValidToken(request, reply, token);
+    },
+    now,
   });
 }
 

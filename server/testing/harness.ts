@@ -96,16 +96,21 @@ export async function startTestServer(
   const upstreamUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const username = `reviewer-${Math.random().toString(36).slice(2, 8)}`;
   const account = await createAccount(app.services.db, username);
+  const portalEnv = Object.fromEntries(
+    Object.entries(options.env ?? {}).filter(([name]) => name.startsWith('PORTAL_DOMAIN')),
+  );
   const gateway =
     mode === 'gateway'
       ? await createApp(
           {
             ...loadConfig({
-              DATA_DIR: dataDir,
+              // A database of its own, as a real gateway has (client-update configurations, history).
+              DATA_DIR: path.join(dataDir, 'gateway'),
               PORT: '0',
               LOG_LEVEL: 'silent',
               KYC_UPSTREAM_URL: upstreamUrl,
               KYC_UPSTREAM_API_KEY: account.apiKey,
+              ...portalEnv,
             }),
             staticDir: undefined,
           },
