@@ -22,7 +22,7 @@ test.afterAll(async () => {
   await replay?.close();
 });
 
-test('a reviewer reads what the real service sends: the list, a company, a person and a document', async ({
+test('a reviewer reads what the real service sends and e-mails the company’s contact for an update', async ({
   page,
   axe,
 }) => {
@@ -64,6 +64,22 @@ test('a reviewer reads what the real service sends: the list, a company, a perso
   await expect(viewer.locator('iframe, img[data-rotation]').first()).toBeVisible();
   await expect(viewer.getByRole('alert')).toHaveCount(0);
   await axe();
+  await viewer.getByRole('button', { name: 'Close viewer' }).click();
+  await expect(viewer).toBeHidden();
+
+  // The real service names no people on a company: the reviewer finds the contact by name.
+  await page.getByLabel('Find a person by last name').fill('Doe');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.getByRole('button', { name: /^Choose John .*Doe as a recipient$/ }).click();
+  await page.getByRole('button', { name: 'Request update' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request a client update' });
+  await expect(dialog.getByRole('combobox', { name: 'Recipient' })).toHaveValue(/John/);
+  await axe();
+  await dialog.getByRole('button', { name: 'Send request' }).click();
+  await expect(dialog).toBeHidden();
+  const history = page.getByRole('table', { name: 'Update requests' });
+  await expect(history.getByRole('row')).toHaveCount(2);
+  await expect(history.getByRole('row').nth(1)).toContainText('Sent');
 
   expect(pageErrors).toEqual([]);
 });

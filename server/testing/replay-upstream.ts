@@ -138,7 +138,35 @@ export async function startReplayUpstream(): Promise<ReplayUpstream> {
       send(response, 200, { ...vendorSuccess(created, 201), errors: [] });
       return;
     }
-    const [first, second, third] = segments;
+    const [first, second, third, fourth] = segments;
+    if (method === 'GET' && path === '/api/v2/entities/natural-persons') {
+      // The search's answer is not published; decisions.md's shape: the matching IDs.
+      const lastName = (url.searchParams.get('lastName') ?? '').toLowerCase();
+      const matches = vendorPersonDetail.personalInformation.lastName
+        .toLowerCase()
+        .includes(lastName);
+      send(response, 200, vendorSuccess(matches ? [VENDOR_IDS.person] : []));
+      return;
+    }
+    if (
+      method === 'GET' &&
+      first === 'entities' &&
+      second === 'legal-entities' &&
+      fourth === 'request-client-update'
+    ) {
+      const known = vendorLegalEntities.some((entity) => entity.id === third);
+      const sent = {
+        requestId: crypto.randomUUID(),
+        recipientEmail: vendorPersonDetail.personalInformation.email,
+        sentAt: new Date().toISOString(),
+      };
+      send(
+        response,
+        known ? 200 : 404,
+        known ? vendorSuccess(sent) : vendorNotFound('legal entity'),
+      );
+      return;
+    }
     if (method === 'GET' && first === 'entities' && second === 'legal-entities' && third) {
       const found = vendorLegalEntities.find((entity) => entity.id === third);
       send(

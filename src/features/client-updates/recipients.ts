@@ -24,15 +24,17 @@ export function recipientEmail(recipient: Recipient): string | null {
 
 /**
  * The people linked to the entity, once each with all their roles (one person can be primary
- * contact and director), with their records read one by one (the link holds only an id).
+ * contact and director), then the people the reviewer chose here (`chosenIds`: the real service
+ * lists a company's people on the people's side), with their records read one by one.
  */
-export function useRecipients(entity: LegalEntity): Recipient[] {
+export function useRecipients(entity: LegalEntity, chosenIds: string[] = []): Recipient[] {
   const roles = new Map<string, string[]>();
   for (const link of entity.linkedEntities ?? []) {
     const held = roles.get(link.entityID) ?? [];
     if (link.relationship) held.push(link.relationship);
     roles.set(link.entityID, held);
   }
+  for (const id of chosenIds) if (!roles.has(id)) roles.set(id, []);
   const people = [...roles.entries()];
   const results = useQueries({
     queries: people.map(([id]) => clientUpdateQueries.recipient(id)),

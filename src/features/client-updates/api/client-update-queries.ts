@@ -3,7 +3,7 @@ import {
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
 } from '../../../contract/client-updates.ts';
-import { naturalPersonResponseSchema } from '../../../contract/entities.ts';
+import { naturalPersonResponseSchema, searchResponseSchema } from '../../../contract/entities.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** Queries of the client-update panel: e-mail configurations, past requests, and recipients. */
@@ -36,6 +36,17 @@ export const clientUpdateQueries = {
           `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests`,
           { schema: clientUpdateHistoryResponseSchema, signal },
         ).then((envelope) => envelope.data),
+    }),
+  /** IDs of the natural persons whose last name holds `lastName` (the natural-person search). */
+  peopleNamed: (lastName: string) =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'people-named', lastName] as const,
+      queryFn: ({ signal }) =>
+        apiRequest('/api/v2/entities/natural-persons', {
+          query: { lastName },
+          schema: searchResponseSchema,
+          signal,
+        }).then((envelope) => envelope.data),
     }),
   recipient: (personId: string) =>
     queryOptions({

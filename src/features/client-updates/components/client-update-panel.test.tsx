@@ -337,3 +337,50 @@ test('lists a person who holds two roles once, with both roles', async () => {
   await user.click(recipient);
   expect(await screen.findAllByRole('option', { name: /Amelia Hart/ })).toHaveLength(1);
 });
+
+describe('a company whose record names no person (the real service)', () => {
+  const unnamed = buildLegalEntity({ linkedEntities: [] });
+
+  test('a person found by last name becomes the recipient', async () => {
+    serveEntityData();
+    const searched: string[] = [];
+    server.use(
+      apiHandler('GET /api/v2/entities/natural-persons', ({ request }) => {
+        searched.push(new URL(request.url).searchParams.toString());
+        return envelope([director.id]);
+      }),
+    );
+    const { user } = renderRoute(<ClientUpdatePanel entity={unnamed} />);
+    expect(screen.getByRole('button', { name: 'Request update' })).toBeDisabled();
+
+    await user.type(screen.getByLabelText('Find a person by last name'), 'Lind');
+    await user.click(screen.getByRole('button', { name: 'Find' }));
+    await user.click(
+      await screen.findByRole('button', { name: 'Choose Oskar Lind as a recipient' }),
+    );
+    expect(searched).toEqual(['lastName=Lind']);
+
+    const dialog = await openDialog(user);
+    await waitFor(() =>
+      expect(within(dialog).getByRole('combobox', { name: 'Recipient' })).toHaveValue('Oskar Lind'),
+    );
+  });
+
+  test('a pasted entity ID is checked by reading the person', async () => {
+    serveEntityData();
+    const { user } = renderRoute(<ClientUpdatePanel entity={unnamed} />);
+    const pasted = screen.getByLabelText('…or paste a person’s entity ID');
+
+    await user.type(pasted, 'no-such-person');
+    await user.click(screen.getByRole('button', { name: 'Use' }));
+    expect(await screen.findByText('No person has this entity ID.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Request update' })).toBeDisabled();
+
+    await user.clear(pasted);
+    await user.type(pasted, contact.id);
+    await user.click(screen.getByRole('button', { name: 'Use' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Request update' })).toBeEnabled(),
+    );
+  });
+});

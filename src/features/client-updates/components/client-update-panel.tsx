@@ -2,6 +2,7 @@ import { Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mant
 import { useDisclosure } from '@mantine/hooks';
 import { IconMailForward } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { ClientUpdateRecord } from '../../../contract/client-updates.ts';
@@ -9,13 +10,16 @@ import type { LegalEntity } from '../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
+import { FindRecipient } from './find-recipient.tsx';
 import { RequestUpdateDialog } from './request-update-dialog.tsx';
 
 /** "Request update" and the entity's past update requests, newest first. */
 export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
   const [opened, dialog] = useDisclosure(false);
-  const recipients = useRecipients(entity);
+  const [chosenIds, setChosenIds] = useState<string[]>([]);
+  const recipients = useRecipients(entity, chosenIds);
   const hasRecipients = recipients.length > 0;
+  const namesNoOne = (entity.linkedEntities ?? []).length === 0;
 
   return (
     <Stack gap="md" component="section" aria-labelledby="client-updates-heading">
@@ -31,10 +35,19 @@ export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
           Request update
         </Button>
       </Group>
-      {!hasRecipients && (
-        <Text size="sm" c="dimmed">
-          No person is linked to this entity, so there is no one to ask for an update.
-        </Text>
+      {namesNoOne && (
+        <>
+          <Text size="sm" c="dimmed">
+            {hasRecipients
+              ? 'The record names no person; the people chosen here are offered as recipients.'
+              : 'The record names no person: find the one to ask for an update.'}
+          </Text>
+          <FindRecipient
+            onChoose={(id) => {
+              setChosenIds((ids) => (ids.includes(id) ? ids : [...ids, id]));
+            }}
+          />
+        </>
       )}
       <UpdateHistory entityId={entity.id} recipients={recipients} />
       <RequestUpdateDialog
