@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import {
   buildDocument,
   buildLegalEntity,
@@ -174,6 +174,8 @@ test('the copy button puts the entity ID on the clipboard', async () => {
   await user.click(await screen.findByRole('button', { name: 'Copy entity ID' }));
   expect(writeText).toHaveBeenCalledWith(company.id);
   await expect(navigator.clipboard.readText()).resolves.toBe(company.id);
+  // The hover's tooltip transition settles inside the test, not after it.
+  await waitFor(() => expect(screen.getByRole('tooltip')).toHaveTextContent('Copied'));
 });
 
 test('a natural person shows personal information, KYC and linked legal entities', async () => {
