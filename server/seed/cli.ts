@@ -106,6 +106,7 @@ async function main() {
       }
     }
 
+    await repository.refreshStatistics();
     const total = Object.values(written).reduce((sum, count) => sum + count, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { engineOf } from '../db/engine.ts';
 import {
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
@@ -58,6 +60,14 @@ export function seedRepository(db: Db) {
         }
       }
       return written;
+    },
+
+    /**
+     * PostgreSQL plans with statistics autovacuum gathers only a minute or so after a bulk load;
+     * until then it took 1.2 s for a list page at 100,000 entities instead of 80 ms.
+     */
+    async refreshStatistics(): Promise<void> {
+      if (engineOf(db) === 'postgres') await sql`analyze`.execute(db);
     },
 
     /** Runs `work` in one transaction; build repositories on the `trx` it receives. */
