@@ -1,6 +1,6 @@
 import { errorCodes, type FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import { requireUtf8 } from '../http/json-parser.ts';
+import { refuseNul, requireUtf8 } from '../http/json-parser.ts';
 
 function hasBody(request: FastifyRequest): boolean {
   const contentLength = request.headers['content-length'];
@@ -50,6 +50,7 @@ export async function parseJsonBodyOfGet(request: FastifyRequest): Promise<void>
       else resolve(body);
     });
   });
+  refuseNul(request.body);
 }
 
 function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {

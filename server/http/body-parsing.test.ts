@@ -144,3 +144,39 @@ describe('JSON bodies', () => {
     expect(response.status).toBe(201);
   });
 });
+
+describe('NUL characters in JSON bodies', () => {
+  test.each([
+    ['a text field', { externalID: '\u0000' }],
+    ['a nested field', { corporateInformation: { city: 'Oslo\u0000' } }],
+  ])('in %s of a create are 400 on either engine, never stored', async (_where, overrides) => {
+    const payload = legalEntityPayload(overrides);
+    const response = await rawPost(
+      '/api/v2/entities/legal-entities',
+      { ...(await server.authHeaders('apiKey')), 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify(payload)),
+    );
+    expect(response.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(response.body).message).toMatch(/NUL character/);
+  });
+
+  test('in the JSON body of GET request-client-update are 400 as well', async () => {
+    const { legalEntityId, primaryContactId } = await insertLegalEntity(server.app.services.db);
+    const response = await rawSend(
+      'GET',
+      `/api/v2/entities/legal-entities/${legalEntityId}/request-client-update`,
+      { ...(await server.authHeaders('apiKey')), 'content-type': 'application/json' },
+      Buffer.from(
+        JSON.stringify({
+          recepientId: primaryContactId,
+          emailSubject: 'Hi\u0000',
+          emailMessage: 'Hello',
+          configId: 1,
+          domain: 'portal.kyc-desk.local',
+        }),
+      ),
+    );
+    expect(response.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(response.body).message).toMatch(/NUL character/);
+  });
+});

@@ -200,10 +200,15 @@ describe('create with bad bodies', () => {
           ),
         );
         expectRefusal(response, 400);
-        expect(
-          errorEnvelopeSchema.parse(response.body).errors?.map((e) => e.field),
-          fileName,
-        ).toContain('supportingDocuments.0.fileName');
+        const refusal = errorEnvelopeSchema.parse(response.body);
+        // A NUL is refused in any field before the schema runs (server/http/json-parser.ts).
+        if (fileName.includes('\u0000')) expect(refusal.message).toMatch(/NUL character/);
+        else {
+          expect(
+            refusal.errors?.map((e) => e.field),
+            fileName,
+          ).toContain('supportingDocuments.0.fileName');
+        }
       }
     });
   });
