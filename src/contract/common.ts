@@ -19,7 +19,12 @@ export const dateTimeUtcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'Use the format YYYY-MM-DD HH:MM:SS.');
 
-export const idSchema = z.string().min(1).max(100);
+/** An ID as sent: opaque, but never a control character (PostgreSQL refuses U+0000 in text). */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^\P{Cc}*$/u, 'An ID cannot contain control characters.');
 
 export const emailSchema = z.email('Enter a valid e-mail address.').max(254);
 
