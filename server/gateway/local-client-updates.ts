@@ -16,7 +16,7 @@ import type { Config } from '../env.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { isSafePathParameter } from './forward-target.ts';
 import type { Redactor } from './redaction.ts';
-import { apiErrorOf, readJsonAnswer } from './relay.ts';
+import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
 import { gatewayRecordsRepository, type RelayedClientUpdateRow } from './repository.ts';
 import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
 
@@ -123,13 +123,7 @@ export function registerLocalClientUpdates(
       });
       return await readJsonAnswer(response, redactor);
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const failure =
-        error instanceof UpstreamFailure
-          ? error
-          : new UpstreamFailure('unreachable', String(error));
-      request.log.warn({ kind: failure.kind, detail: failure.message }, 'identity service failed');
-      throw apiErrorOf(failure);
+      throw apiErrorOfSendFailure(request, error);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Redactor } from './redaction.ts';
@@ -28,6 +28,18 @@ const UPSTREAM_STATUS_TEXT: Record<number, string> = {
   415: 'The identity service does not accept this content type.',
   429: 'The identity service received too many requests. Try again later.',
 };
+
+/**
+ * What a request that failed on its way to the identity service answers: an ApiError as it is,
+ * anything else logged (kind and detail) and turned into its 502/504.
+ */
+export function apiErrorOfSendFailure(request: FastifyRequest, error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const failure =
+    error instanceof UpstreamFailure ? error : new UpstreamFailure('unreachable', String(error));
+  request.log.warn({ kind: failure.kind, detail: failure.message }, 'identity service failed');
+  return apiErrorOf(failure);
+}
 
 /** The 502/504 a failed exchange becomes; the detail goes to the log only. */
 export function apiErrorOf(failure: UpstreamFailure): ApiError {

@@ -11,7 +11,7 @@ import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
-import { apiErrorOf, readJsonAnswer, relay } from './relay.ts';
+import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
   createUpstreamClient,
@@ -87,13 +87,7 @@ function registerGatewayRoutes(
         ...(hasBody ? { body: request.raw, bodyLimit: CREATE_BODY_LIMIT } : {}),
       });
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      const failure =
-        error instanceof UpstreamFailure
-          ? error
-          : new UpstreamFailure('unreachable', String(error));
-      request.log.warn({ kind: failure.kind, detail: failure.message }, 'identity service failed');
-      throw apiErrorOf(failure);
+      throw apiErrorOfSendFailure(request, error);
     }
   }
 
