@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { isoDateSchema } from './common.ts';
+import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
+
+/** Actions are `resource.verb` (decisions.md, "Extensions"). */
+export const AUDIT_ACTIONS = [
+  'auth.sign-in',
+  'auth.sign-in-failed',
+  'entity.list',
+  'entity.search',
+  'entity.view',
+  'entity.create',
+  'document.list',
+  'document.view',
+  'client-update.request',
+  'verification.record',
+  'verification.confirm',
+  'verification.reject',
+  'document.decide',
+  'note.add',
+  'audit.read',
+  'audit.export',
+] as const;
+
+/** `account.*` events come from the admin CLI (`account.create`, `account.set-role`, ...). */
+export const auditActionSchema = z.string().regex(/^[a-z-]+\.[a-z-]+$/, 'Unknown action.');
+
+export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
+
+export const auditEventSchema = z.object({
+  id: z.string(),
+  /** ISO 8601 with milliseconds, UTC. */
+  at: z.string(),
+  /** The account's username; `admin-cli` for operator commands; `anonymous` before sign-in. */
+  actor: z.string(),
+  action: z.string(),
+  entityId: z.string().nullable(),
+  documentId: z.string().nullable(),
+  outcome: z.string(),
+  requestId: z.string().nullable(),
+  clientAddress: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const auditEventPageSchema = pagedEnvelopeSchema(auditEventSchema);
+export type AuditEventPage = z.infer<typeof auditEventPageSchema>;
+
+const textFilter = z.string().trim().min(1).max(200).optional();
+
+/** Filters of the global audit log; `from` and `to` are days (UTC), both inclusive. */
+export const auditFilterSchema = z.object({
+  actor: textFilter,
+  action: textFilter,
+  entityId: textFilter,
+  from: isoDateSchema.optional(),
+  to: isoDateSchema.optional(),
+});
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export const auditLogQuerySchema = z.strictObject({
+  ...auditFilterSchema.shape,
+  ...pageQuerySchema(100, 500),
+  format: z.enum(['json', 'csv']).default('json'),
+});
+
+export const entityAuditQuerySchema = z.strictObject(pageQuerySchema(50, 500));
+
+export const ROLES = ['reviewer', 'auditor'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
