@@ -26,6 +26,7 @@ import type {
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
 } from '../contract/client-updates.ts';
+import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {
@@ -39,6 +40,7 @@ export interface ApiBodies {
   'GET /api/v2/documents/:id': z.input<typeof documentDetailResponseSchema>;
   'POST /api/gettoken': z.input<typeof tokenResponseSchema>;
   'GET /api/tokenvalid': z.input<typeof tokenValidResponseSchema>;
+  'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
   'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
   'POST /api/v2/entities/legal-entities/:id/request-client-update': z.input<
     typeof clientUpdateAcceptedResponseSchema
@@ -92,12 +94,30 @@ export function apiError(
   return HttpResponse.json(body, { status, ...(headers ? { headers } : {}) });
 }
 
+/** The embedded server's capabilities for a reviewer; tests override parts with `capabilities()`. */
+export function capabilities(overrides: Partial<Capabilities> = {}): Capabilities {
+  return {
+    mode: 'embedded',
+    features: {
+      reviewQueue: true,
+      recordVerification: true,
+      documentDecisions: true,
+      notes: true,
+      auditTrail: true,
+    },
+    fourEyes: 'high',
+    account: { username: 'reviewer', role: 'reviewer' },
+    ...overrides,
+  };
+}
+
 /** Token validation succeeds by default, so pages under test stay signed in. */
 export const defaultHandlers = [
   apiHandler('GET /api/tokenvalid', () => ({
     isTokenValid: true,
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   })),
+  apiHandler('GET /api/capabilities', () => envelope(capabilities())),
 ];
 
 /** The real service's 404: status `failure` and data null (vendor-samples.ts). */
