@@ -1,3 +1,4 @@
+import { FOUR_EYES_MODES } from '../src/contract/capabilities.ts';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -44,6 +45,9 @@ function isProxyAddress(value: string): boolean {
   const bits = Number(prefix);
   return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
+
+/** Seven years, leap days included. */
+const AUDIT_RETENTION_DEFAULT_DAYS = 2557;
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -124,6 +128,15 @@ const envSchema = z.object({
       (entries) => entries.every(isProxyAddress),
       'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.5,192.168.0.0/16 (or loopback, linklocal, uniquelocal).',
     ),
+  FOUR_EYES: z
+    .enum(FOUR_EYES_MODES, { error: 'FOUR_EYES must be high, all or off.' })
+    .default('high'),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days.' })
+    .int('AUDIT_RETENTION_DAYS must be a whole number of days.')
+    .min(1, 'AUDIT_RETENTION_DAYS must be at least 1.')
+    .max(36_525, 'AUDIT_RETENTION_DAYS must be at most 36525 (a hundred years).')
+    .default(AUDIT_RETENTION_DEFAULT_DAYS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -147,6 +160,10 @@ export type Config = {
   corsOrigins: string[];
   /** Reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's. */
   trustProxy: string[];
+  /** Which accepted review outcomes need a second reviewer's confirmation (docs/reviews-decisions.md). */
+  fourEyes: (typeof FOUR_EYES_MODES)[number];
+  /** Audit events older than this many days are pruned (docs/audit.md). */
+  auditRetentionDays: number;
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -187,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
+    fourEyes: e.FOUR_EYES,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     staticDir: path.resolve('dist'),
   };
 }

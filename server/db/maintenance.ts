@@ -26,6 +26,10 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'idempotency_keys',
   'sign_in_attempts',
   'relayed_client_update_requests',
+  'audit_anchor',
+  'audit_events',
+  'gateway_sessions',
+  'gateway_roles',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
