@@ -132,7 +132,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
       const { limit, cursor, format, ...filter } = query;
       const beforeSeq = seqOfCursor(cursor);
       if (format === 'csv') {
-        await audit.record({ detail: { format, filter } });
+        await audit.record({ action: 'audit.export', detail: { filter } });
         const day = new Date().toISOString().slice(0, 10);
         await reply
           .code(200)

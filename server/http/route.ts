@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
 import type { Db } from '../db/database.ts';
-import { ApiError, parseOrThrow } from './errors.ts';
+import { parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -51,7 +51,7 @@ export interface AuditSpec<Q = unknown, P = unknown> {
 /** Writes the route's audit event from inside a handler (before streaming, or in a transaction). */
 export interface RouteAudit {
   record(
-    extra?: Pick<AuditEventInput, 'entityId' | 'documentId' | 'detail'>,
+    extra?: Partial<Pick<AuditEventInput, 'action' | 'entityId' | 'documentId' | 'detail'>>,
     transaction?: Db,
   ): Promise<void>;
 }
@@ -102,44 +102,37 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     method: methods,
     url: spec.url,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    // Before the answer's first byte: a call whose event cannot be written fails with a 500.
+    ...(spec.audit ? { onSend: recordUnrecordedEvent } : {}),
     handler: async (request, reply) => {
-      const auditEvent = auditEventOf(spec, request);
-      const written = { recorded: false };
+      const pending = spec.audit
+        ? { event: { ...requestPartOf(request), action: spec.audit.action }, recorded: false }
+        : undefined;
+      if (pending) pendingEvents.set(request, pending);
       const audit: RouteAudit = {
         async record(extra = {}, transaction) {
-          if (!auditEvent) throw new Error(`${path} declares no audit event`);
-          const event = { ...auditEvent, ...extra };
+          if (!pending) throw new Error(`${path} declares no audit event`);
+          const event = { ...pending.event, ...extra };
           const trail = request.server.auditTrail;
           if (transaction) await trail.recordIn(transaction, event);
           else await trail.record(event);
-          written.recorded = true;
+          pending.recorded = true;
         },
       };
-      let data: R;
-      try {
-        const context = {
-          query: parseOrThrow(
-            spec.query ?? noQuerySchema,
-            request.query,
-            'parameter',
-          ) as z.infer<Q>,
-          params: (spec.params
-            ? parseOrThrow(spec.params, request.params, 'path parameter')
-            : {}) as z.infer<P>,
-          body: (spec.body
-            ? parseOrThrow(spec.body, request.body ?? {}, 'field')
-            : undefined) as z.infer<B>,
-          request,
-          reply,
-          audit,
-        };
-        if (auditEvent) Object.assign(auditEvent, spec.audit?.targetOf?.(context));
-        data = await handler(context);
-        if (auditEvent && !written.recorded) await audit.record();
-      } catch (error) {
-        if (auditEvent && !written.recorded) await recordRefusal(request, auditEvent, error);
-        throw error;
-      }
+      const context = {
+        query: parseOrThrow(spec.query ?? noQuerySchema, request.query, 'parameter') as z.infer<Q>,
+        params: (spec.params
+          ? parseOrThrow(spec.params, request.params, 'path parameter')
+          : {}) as z.infer<P>,
+        body: (spec.body
+          ? parseOrThrow(spec.body, request.body ?? {}, 'field')
+          : undefined) as z.infer<B>,
+        request,
+        reply,
+        audit,
+      };
+      if (pending) Object.assign(pending.event, spec.audit?.targetOf?.(context));
+      const data = await handler(context);
       if (reply.sent) return reply;
       reply.code(spec.response.status);
       return spec.bare
@@ -149,21 +142,35 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
   });
 }
 
-function auditEventOf(spec: RouteSpec, request: FastifyRequest): AuditEventInput | undefined {
-  if (!spec.audit) return undefined;
-  return { ...requestPartOf(request), action: spec.audit.action };
-}
+/** The event each audited call will write, until it is written. */
+const pendingEvents = new WeakMap<FastifyRequest, { event: AuditEventInput; recorded: boolean }>();
 
-/** A refused call is recorded too (never instead of its answer: a failing write is only logged). */
-async function recordRefusal(request: FastifyRequest, event: AuditEventInput, error: unknown) {
-  const status = error instanceof ApiError ? error.statusCode : 500;
+/**
+ * onSend of audited routes: writes the event the handler did not write itself. A success whose
+ * event cannot be written becomes a 500; a refusal is recorded with its status, and a failing
+ * write of it is only logged (never instead of its answer).
+ */
+async function recordUnrecordedEvent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  const pending = pendingEvents.get(request);
+  if (!pending || pending.recorded) return payload;
+  pending.recorded = true;
+  const status = reply.statusCode;
+  if (status < 400) {
+    await request.server.auditTrail.record(pending.event);
+    return payload;
+  }
   try {
     await request.server.auditTrail.record({
-      ...event,
+      ...pending.event,
       outcome: status === 401 || status === 403 ? 'denied' : 'failure',
-      detail: { ...event.detail, status },
+      detail: { ...pending.event.detail, status },
     });
   } catch (auditError) {
-    request.log.error({ err: auditError }, 'audit event of a failed request not written');
+    request.log.error({ err: auditError }, 'audit event of a refused request not written');
   }
+  return payload;
 }
