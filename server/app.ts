@@ -21,6 +21,7 @@ import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { installCors, installSecurityHeaders } from './http/security.ts';
+import { registerReviewRoutes } from './reviews/routes.ts';
 import type { AppServices } from './services.ts';
 
 export interface CreateAppOptions {
@@ -128,6 +129,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
+      registerReviewRoutes(v2, services);
       done();
     },
     { prefix: '/api/v2' },
