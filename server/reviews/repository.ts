@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 

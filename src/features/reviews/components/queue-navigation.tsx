@@ -1,7 +1,6 @@
 import { Anchor, Button, Group, Paper, Skeleton, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import type { ReviewWindow } from '../../../contract/reviews.ts';
@@ -35,7 +34,7 @@ export function QueueNavigation() {
   const [searchParams] = useSearchParams();
   const window = searchParams.get('queue');
   const after = searchParams.get('after');
-  const queue = useMemo(() => queueFromSearchParams(searchParams, 'queue'), [searchParams]);
+  const queue = queueFromSearchParams(searchParams, 'queue');
   const position = Math.max(1, Number(searchParams.get('position')) || 1);
   const next = useQuery({
     ...reviewQueries.next(queue, after ?? ''),

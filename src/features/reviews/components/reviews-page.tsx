@@ -17,7 +17,7 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
-import { KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
+import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
 import { REVIEW_WINDOWS, type ReviewItem, type ReviewWindow } from '../../../contract/reviews.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
@@ -66,9 +66,9 @@ function useQueueParams() {
   return [queue, update] as const;
 }
 
-/** "" in a select means "any": the filter is dropped. */
-function optional<T extends string>(value: string): T | undefined {
-  return value === '' ? undefined : (value as T);
+/** One of `values`, or undefined for "any" (the empty option): the filter is dropped. */
+function optionOf<T extends string>(values: readonly T[], value: string): T | undefined {
+  return values.find((known) => known === value);
 }
 
 function Filters({
@@ -83,14 +83,16 @@ function Filters({
       <NativeSelect
         label="Status"
         value={queue.status ?? ''}
-        onChange={(event) => update({ status: optional(event.currentTarget.value) })}
+        onChange={(event) => update({ status: optionOf(KYC_STATUSES, event.currentTarget.value) })}
         data={[{ value: '', label: 'Any status' }, ...KYC_STATUSES]}
         w={{ base: '100%', xs: 160 }}
       />
       <NativeSelect
         label="Risk level"
         value={queue.riskLevel ?? ''}
-        onChange={(event) => update({ riskLevel: optional(event.currentTarget.value) })}
+        onChange={(event) =>
+          update({ riskLevel: optionOf(RISK_LEVELS, event.currentTarget.value) })
+        }
         data={[{ value: '', label: 'Any risk' }, ...RISK_LEVELS]}
         w={{ base: '100%', xs: 140 }}
       />
@@ -98,7 +100,7 @@ function Filters({
         label="Type"
         value={queue.type}
         onChange={(event) =>
-          update({ type: event.currentTarget.value as ReviewQueueParams['type'] })
+          update({ type: optionOf(ENTITY_TYPES, event.currentTarget.value) ?? 'all' })
         }
         data={[
           { value: 'all', label: 'All types' },
@@ -110,7 +112,9 @@ function Filters({
       <NativeSelect
         label="Country"
         value={queue.country ?? ''}
-        onChange={(event) => update({ country: optional(event.currentTarget.value) })}
+        onChange={(event) =>
+          update({ country: optionOf(COUNTRY_CODES, event.currentTarget.value) })
+        }
         data={[{ value: '', label: 'Any country' }, ...COUNTRY_OPTIONS]}
         w={{ base: '100%', xs: 220 }}
       />
