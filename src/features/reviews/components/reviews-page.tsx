@@ -2,8 +2,10 @@ import {
   Anchor,
   Badge,
   Button,
+  Box,
   Group,
   NativeSelect,
+  SimpleGrid,
   Skeleton,
   Stack,
   Table,
@@ -79,13 +81,12 @@ function Filters({
   update: (changes: Partial<ReviewQueueParams>) => void;
 }) {
   return (
-    <Group align="end" gap="md" wrap="wrap" role="group" aria-label="Filters">
+    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" maw={760} role="group" aria-label="Filters">
       <NativeSelect
         label="Status"
         value={queue.status ?? ''}
         onChange={(event) => update({ status: optionOf(KYC_STATUSES, event.currentTarget.value) })}
         data={[{ value: '', label: 'Any status' }, ...KYC_STATUSES]}
-        w={{ base: '100%', xs: 160 }}
       />
       <NativeSelect
         label="Risk level"
@@ -94,7 +95,6 @@ function Filters({
           update({ riskLevel: optionOf(RISK_LEVELS, event.currentTarget.value) })
         }
         data={[{ value: '', label: 'Any risk' }, ...RISK_LEVELS]}
-        w={{ base: '100%', xs: 140 }}
       />
       <NativeSelect
         label="Type"
@@ -107,7 +107,6 @@ function Filters({
           { value: 'legal-entities', label: 'Legal entities' },
           { value: 'natural-persons', label: 'Natural persons' },
         ]}
-        w={{ base: '100%', xs: 170 }}
       />
       <NativeSelect
         label="Country"
@@ -116,9 +115,8 @@ function Filters({
           update({ country: optionOf(COUNTRY_CODES, event.currentTarget.value) })
         }
         data={[{ value: '', label: 'Any country' }, ...COUNTRY_OPTIONS]}
-        w={{ base: '100%', xs: 220 }}
       />
-    </Group>
+    </SimpleGrid>
   );
 }
 
@@ -132,7 +130,7 @@ function QueueTable({
   today: Date;
 }) {
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={560}>
       <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
         <Table.Caption>
           <VisuallyHidden>{CAPTIONS[queue.due]}</VisuallyHidden>
@@ -140,7 +138,9 @@ function QueueTable({
         <Table.Thead>
           <Table.Tr>
             <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Next review</Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Next review
+            </Table.Th>
             <Table.Th scope="col">Status</Table.Th>
             <Table.Th scope="col">Risk</Table.Th>
             <Table.Th scope="col">Type</Table.Th>
@@ -158,8 +158,12 @@ function QueueTable({
                 >
                   {item.name || item.entityId}
                 </Anchor>
+                {/* On a phone the date goes under the name, so how overdue it is stays in view. */}
+                <Box hiddenFrom="xs" mt={4}>
+                  <ReviewDateBadge date={item.nextReviewDate} today={today} />
+                </Box>
               </Table.Td>
-              <Table.Td>
+              <Table.Td visibleFrom="xs">
                 <ReviewDateBadge date={item.nextReviewDate} today={today} />
               </Table.Td>
               <Table.Td>
