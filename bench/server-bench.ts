@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/entities/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { paddedPdf } from './large-pdf.ts';
+import { runReviewQueueBench } from './review-queue-bench.ts';
 import {
   binPath,
   freePort,
@@ -444,6 +445,7 @@ export async function runServerBench(
     );
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) results.push(await measure(scenario, seconds));
+    const reviewQueue = await runReviewQueueBench(server.baseUrl, fixture.apiKey, quick);
 
     // One instance against two on one database, for what misses every cache.
     const instances: ScenarioResult[] = [];
@@ -534,6 +536,7 @@ export async function runServerBench(
       firstPageBytes,
       serverPeakRssMb,
       searchFragment: fragment,
+      reviewQueue,
     };
   } finally {
     for (const child of started.reverse()) await child.stop();

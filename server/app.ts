@@ -26,6 +26,7 @@ import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { installCors, installSecurityHeaders } from './http/security.ts';
+import { registerReviewRoutes } from './reviews/routes.ts';
 import type { AppServices } from './services.ts';
 
 export interface CreateAppOptions {
@@ -140,6 +141,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
       registerAuditRoutes(v2, db);
+      registerReviewRoutes(v2, services);
       done();
     },
     { prefix: '/api/v2' },

@@ -15,6 +15,8 @@ export interface EntityTable {
   tags: string;
   /** foldForSearch(external_id), for search. */
   external_id_folded: string | null;
+  /** The legal entity's country or the person's country code, copied by triggers, for the review queue. */
+  country: Generated<string | null>;
 }
 
 export interface LegalEntityTable {

@@ -11,6 +11,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconBuildingPlus,
+  IconCalendarDue,
   IconListDetails,
   IconLogout,
   IconSearch,
@@ -22,6 +23,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
 import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
+import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { useSession } from '../features/auth/session/session-store.ts';
 import classes from './app-layout.module.css';
@@ -49,6 +51,13 @@ const navItems: NavItem[] = [
   },
 ];
 
+/** First when the running mode offers the review queue. */
+const reviewsItem: NavItem = {
+  label: 'Reviews',
+  to: paths.reviews,
+  icon: <IconCalendarDue size={18} aria-hidden />,
+};
+
 /** `page` on the section's own page, `true` on a page inside it (an entity under Entities). */
 function currentness(pathname: string, to: string): 'page' | 'true' | undefined {
   if (pathname === to) return 'page';
@@ -70,6 +79,7 @@ function SignedInShell() {
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [navOpened, nav] = useDisclosure(false);
+  const items = useCapabilities()?.features.reviewQueue ? [reviewsItem, ...navItems] : navItems;
 
   return (
     <>
@@ -118,7 +128,7 @@ function SignedInShell() {
                 </Group>
               </Anchor>
               <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
-                {navItems.map((item) => {
+                {items.map((item) => {
                   const current = currentness(pathname, item.to);
                   return (
                     <Button
@@ -158,7 +168,7 @@ function SignedInShell() {
         <AppShell.Navbar p="sm" hiddenFrom="sm">
           {navOpened && (
             <nav aria-label="Main">
-              {navItems.map((item) => {
+              {items.map((item) => {
                 const current = currentness(pathname, item.to);
                 return (
                   <MantineNavLink

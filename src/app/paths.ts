@@ -2,6 +2,7 @@
 export const paths = {
   login: '/login',
   home: '/',
+  reviews: '/reviews',
   entities: '/entities',
   entity: (id: string) => `/entities/${encodeURIComponent(id)}`,
   search: '/search',

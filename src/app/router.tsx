@@ -18,6 +18,12 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={paths.entities} replace /> },
       {
+        path: paths.reviews,
+        lazy: async () => ({
+          Component: (await import('./routes/reviews-route.tsx')).ReviewsRoute,
+        }),
+      },
+      {
         path: paths.entities,
         lazy: async () => ({
           Component: (await import('../features/entities/components/entity-list-page.tsx'))

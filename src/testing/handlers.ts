@@ -27,6 +27,7 @@ import type {
   clientUpdateHistoryResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
+import type { reviewQueueResponseSchema } from '../contract/reviews.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {
@@ -41,6 +42,7 @@ export interface ApiBodies {
   'POST /api/gettoken': z.input<typeof tokenResponseSchema>;
   'GET /api/tokenvalid': z.input<typeof tokenValidResponseSchema>;
   'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
+  'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
   'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
   'POST /api/v2/entities/legal-entities/:id/request-client-update': z.input<
     typeof clientUpdateAcceptedResponseSchema

@@ -3,11 +3,12 @@ import { ClientUpdatePanel } from '../../features/client-updates/components/clie
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
 import { entityQueries } from '../../features/entities/api/entity-queries.ts';
 import { EntityDetailPage } from '../../features/entities/components/entity-detail-page.tsx';
+import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
 
 /** /entities/:id: the entity page with the documents and client-update features plugged in. */
 export function EntityDetailRoute() {
   const { id = '' } = useParams();
-  return (
+  const page = (
     <EntityDetailPage
       key={id}
       id={id}
@@ -19,5 +20,11 @@ export function EntityDetailRoute() {
       )}
       renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} />}
     />
+  );
+  return (
+    <>
+      <QueueNavigation />
+      {page}
+    </>
   );
 }

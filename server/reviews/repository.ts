@@ -1,0 +1,140 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+/** A range of next review dates, `YYYY-MM-DD`, both ends included; an open end is unbounded. */
+export interface ReviewDateRange {
+  from?: string;
+  to?: string;
+}
+
+export interface ReviewQueueFilter {
+  kind?: 'legal' | 'person';
+  kycStatus?: string;
+  riskLevel?: string;
+  country?: string;
+}
+
+/** A position in the queue order: after this date and id. */
+export interface ReviewKey {
+  date: string;
+  id: string;
+}
+
+export interface ReviewQueueRow {
+  id: string;
+  kind: 'legal' | 'person';
+  kyc_status: string;
+  risk_level: string;
+  country: string | null;
+  next_kyc_review: string;
+  company_name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+export interface ReviewWindowCounts {
+  overdue: number;
+  due7: number;
+  due30: number;
+}
+
+type Entities = ExpressionBuilder<Database, 'entities'>;
+
+/** The window and the filters, every column one of the entities_review_queue index (0011). */
+function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter) {
+  return eb.and([
+    eb('entities.next_kyc_review', 'is not', null),
+    ...(range.from === undefined ? [] : [eb('entities.next_kyc_review', '>=', range.from)]),
+    ...(range.to === undefined ? [] : [eb('entities.next_kyc_review', '<=', range.to)]),
+    ...(filter.kind === undefined ? [] : [eb('entities.kind', '=', filter.kind)]),
+    ...(filter.kycStatus === undefined ? [] : [eb('entities.kyc_status', '=', filter.kycStatus)]),
+    ...(filter.riskLevel === undefined ? [] : [eb('entities.risk_level', '=', filter.riskLevel)]),
+    ...(filter.country === undefined ? [] : [eb('entities.country', '=', filter.country)]),
+  ]);
+}
+
+export function reviewsRepository(db: Db) {
+  return {
+    /** The page query alone, exported for the query-plan tests. */
+    pageQuery(
+      range: ReviewDateRange,
+      filter: ReviewQueueFilter,
+      after: ReviewKey | undefined,
+      limit: number,
+    ) {
+      return db
+        .selectFrom('entities')
+        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+        .select([
+          'entities.id',
+          'entities.kind',
+          'entities.kyc_status',
+          'entities.risk_level',
+          'entities.country',
+          'entities.next_kyc_review',
+          'legal_entities.company_name',
+          'natural_persons.first_name',
+          'natural_persons.last_name',
+        ])
+        .where((eb) => inQueue(eb, range, filter))
+        .$if(after !== undefined, (query) =>
+          query.where((eb) =>
+            eb(
+              eb.refTuple('entities.next_kyc_review', 'entities.id'),
+              '>',
+              eb.tuple(after?.date ?? '', after?.id ?? ''),
+            ),
+          ),
+        )
+        .orderBy('entities.next_kyc_review')
+        .orderBy('entities.id')
+        .limit(limit);
+    },
+
+    /** Up to `limit` entities of the window after `after`, soonest first, then by id. */
+    async page(
+      range: ReviewDateRange,
+      filter: ReviewQueueFilter,
+      after: ReviewKey | undefined,
+      limit: number,
+    ): Promise<ReviewQueueRow[]> {
+      const rows = await this.pageQuery(range, filter, after, limit).execute();
+      return rows as ReviewQueueRow[];
+    },
+
+    /** The counts query alone, exported for the query-plan tests. */
+    countsQuery(
+      windows: Record<keyof ReviewWindowCounts, ReviewDateRange>,
+      filter: ReviewQueueFilter,
+    ) {
+      // A plain count(*) per window is a range count on an index; one walk with a CASE per row
+      // was seven times slower on SQLite.
+      const countOf = (range: ReviewDateRange) =>
+        db
+          .selectFrom('entities')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where((eb) => inQueue(eb, range, filter));
+      return db.selectNoFrom([
+        countOf(windows.overdue).as('overdue'),
+        countOf(windows.due7).as('due7'),
+        countOf(windows.due30).as('due30'),
+      ]);
+    },
+
+    /** Entities of the filters in each window. */
+    async counts(
+      windows: Record<keyof ReviewWindowCounts, ReviewDateRange>,
+      filter: ReviewQueueFilter,
+    ): Promise<ReviewWindowCounts> {
+      const row = await this.countsQuery(windows, filter).executeTakeFirst();
+      // PostgreSQL's count() is a bigint, which pg returns as a string.
+      return {
+        overdue: Number(row?.overdue ?? 0),
+        due7: Number(row?.due7 ?? 0),
+        due30: Number(row?.due30 ?? 0),
+      };
+    },
+  };
+}

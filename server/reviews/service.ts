@@ -1,0 +1,129 @@
+import {
+  REVIEW_WINDOW_DAYS,
+  type ReviewItem,
+  type ReviewQueuePage,
+  type ReviewQueueQuery,
+  type ReviewWindow,
+} from '../../src/contract/reviews.ts';
+import { isoDateSchema } from '../../src/contract/common.ts';
+import type { Db } from '../db/database.ts';
+import { ApiError } from '../http/errors.ts';
+import {
+  type ReviewDateRange,
+  type ReviewKey,
+  type ReviewQueueFilter,
+  type ReviewQueueRow,
+  reviewsRepository,
+} from './repository.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The UTC calendar date of an instant, `YYYY-MM-DD`. */
+export function utcDateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+function addDays(date: string, days: number): string {
+  return utcDateOf(new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS));
+}
+
+/** The dates a window spans on `today`, both ends included. */
+export function rangeOf(window: ReviewWindow, today: string): ReviewDateRange {
+  switch (window) {
+    case 'overdue':
+      return { to: addDays(today, -1) };
+    case '7d':
+    case '30d':
+      return { from: today, to: addDays(today, REVIEW_WINDOW_DAYS[window]) };
+    case 'all':
+      return {};
+  }
+}
+
+/** Opaque to callers: base64url of the last item's date and id. */
+export function encodeCursor(key: ReviewKey): string {
+  return Buffer.from(JSON.stringify([key.date, key.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): ReviewKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      isoDateSchema.safeParse(value[0]).success &&
+      typeof value[1] === 'string' &&
+      value[1].length > 0 &&
+      value[1].length <= 100 &&
+      !/\p{Cc}/u.test(value[1])
+    ) {
+      return { date: value[0], id: value[1] };
+    }
+  } catch {
+    // Not base64url JSON: refused below like any other foreign cursor.
+  }
+  throw new ApiError(
+    400,
+    'Invalid parameter cursor: use the nextCursor of an earlier page, unchanged.',
+    [{ field: 'cursor', message: 'Use the nextCursor of an earlier page, unchanged.' }],
+  );
+}
+
+function filterOf(query: ReviewQueueQuery): ReviewQueueFilter {
+  return {
+    ...(query.type === 'legal-entities' ? { kind: 'legal' as const } : {}),
+    ...(query.type === 'natural-persons' ? { kind: 'person' as const } : {}),
+    ...(query.status === undefined ? {} : { kycStatus: query.status }),
+    ...(query.riskLevel === undefined ? {} : { riskLevel: query.riskLevel }),
+    ...(query.country === undefined ? {} : { country: query.country }),
+  };
+}
+
+function itemOf(row: ReviewQueueRow): ReviewItem {
+  const legal = row.kind === 'legal';
+  return {
+    entityId: row.id,
+    type: legal ? 'Legal Entity' : 'Natural Person',
+    name: legal
+      ? (row.company_name ?? '')
+      : [row.first_name, row.last_name].filter(Boolean).join(' '),
+    country: row.country,
+    kycStatus: row.kyc_status,
+    riskLevel: row.risk_level,
+    nextReviewDate: row.next_kyc_review,
+    cursor: encodeCursor({ date: row.next_kyc_review, id: row.id }),
+  };
+}
+
+/** One page of the review queue on the day of `now` (UTC), with the counts of every window. */
+export async function reviewQueuePage(
+  db: Db,
+  query: ReviewQueueQuery,
+  now: Date,
+): Promise<ReviewQueuePage> {
+  const today = utcDateOf(now);
+  const filter = filterOf(query);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const reviews = reviewsRepository(db);
+  // One row more than asked tells whether a next page exists.
+  const rows = await reviews.page(rangeOf(query.due, today), filter, after, query.limit + 1);
+  const items = rows.slice(0, query.limit).map(itemOf);
+  const counts = await reviews.counts(
+    {
+      overdue: rangeOf('overdue', today),
+      due7: rangeOf('7d', today),
+      due30: rangeOf('30d', today),
+    },
+    filter,
+  );
+  return {
+    code: 200,
+    status: 'success',
+    message: '',
+    data: items,
+    nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
+    counts,
+    today,
+  };
+}

@@ -1,0 +1,170 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { ReviewItem, ReviewQueuePage } from '../../../contract/reviews.ts';
+import { apiHandler } from '../../../testing/handlers.ts';
+import { server } from '../../../testing/msw-server.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { QueueNavigation } from './queue-navigation.tsx';
+import { ReviewsPage } from './reviews-page.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+function item(n: number, overrides: Partial<ReviewItem> = {}): ReviewItem {
+  return {
+    entityId: `entity-${n}`,
+    type: 'Legal Entity',
+    name: `Company ${n} Ltd`,
+    country: 'GB',
+    kycStatus: 'Review',
+    riskLevel: 'High',
+    nextReviewDate: '2026-06-01',
+    cursor: `cursor-${n}`,
+    ...overrides,
+  };
+}
+
+function page(items: ReviewItem[], nextCursor: string | null = null): ReviewQueuePage {
+  return {
+    code: 200,
+    status: 'success',
+    message: '',
+    data: items,
+    nextCursor,
+    counts: { overdue: 3, due7: 5, due30: 12 },
+    today: '2026-06-10',
+  };
+}
+
+/** Answers the queue and records every query string asked. */
+function serveQueue(answer: (params: URLSearchParams) => ReviewQueuePage) {
+  const asked: URLSearchParams[] = [];
+  server.use(
+    apiHandler('GET /api/v2/reviews', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      asked.push(params);
+      return answer(params);
+    }),
+  );
+  return asked;
+}
+
+test('shows the counts as tabs and the overdue entities with how overdue they are', async () => {
+  serveQueue(() =>
+    page([
+      item(1, { nextReviewDate: '2026-06-09' }),
+      item(2, { nextReviewDate: '2026-06-01', type: 'Natural Person', name: 'Ada Byrne' }),
+    ]),
+  );
+  renderRoute(<ReviewsPage />, { path: '/reviews' });
+
+  const table = await screen.findByRole('table', { name: /Overdue reviews/ });
+  expect(screen.getByRole('tab', { name: /Overdue\s*3/, selected: true })).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: /Due in 7 days\s*5/ })).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: /Due in 30 days\s*12/ })).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: 'All' })).toBeInTheDocument();
+
+  const [, firstRow, secondRow] = within(table).getAllByRole('row');
+  if (!firstRow || !secondRow) throw new Error('expected two rows under the header');
+  // Twice per row: in its column, and under the name for phones (CSS shows one).
+  expect(within(firstRow).getAllByText('Overdue by 1 day')).toHaveLength(2);
+  expect(within(secondRow).getAllByText('Overdue by 9 days')).toHaveLength(2);
+  const link = within(secondRow).getByRole('link', { name: 'Ada Byrne' });
+  expect(link).toHaveAttribute(
+    'href',
+    '/entities/entity-2?queue=overdue&after=cursor-2&position=2',
+  );
+  expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 3');
+});
+
+test('keeps the window and the filters in the address and asks the server with them', async () => {
+  const asked = serveQueue((params) =>
+    page([item(1, { nextReviewDate: params.get('due') === '7d' ? '2026-06-10' : '2026-06-01' })]),
+  );
+  const { user, router } = renderRoute(<ReviewsPage />, { path: '/reviews?riskLevel=High' });
+  await screen.findByRole('table');
+  expect(asked.at(-1)?.get('riskLevel')).toBe('High');
+  expect(screen.getByRole('combobox', { name: 'Risk level' })).toHaveValue('High');
+
+  await user.click(screen.getByRole('tab', { name: /Due in 7 days/ }));
+  await screen.findAllByText('Due today');
+  expect(router.state.location.search).toBe('?due=7d&riskLevel=High');
+
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Escalated');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'natural-persons');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'FR');
+  await waitFor(() =>
+    expect(router.state.location.search).toBe(
+      '?due=7d&status=Escalated&country=FR&riskLevel=High&type=natural-persons',
+    ),
+  );
+  await waitFor(() => expect(asked.at(-1)?.get('country')).toBe('FR'));
+  const last = asked.at(-1);
+  expect(Object.fromEntries(last ?? [])).toEqual({
+    due: '7d',
+    status: 'Escalated',
+    country: 'FR',
+    riskLevel: 'High',
+    type: 'natural-persons',
+    limit: '25',
+  });
+});
+
+test('loads more with the cursor and numbers the links on', async () => {
+  serveQueue((params) =>
+    params.get('cursor') === 'page-2' ? page([item(3)]) : page([item(1), item(2)], 'page-2'),
+  );
+  const { user } = renderRoute(<ReviewsPage />, { path: '/reviews' });
+  await user.click(await screen.findByRole('button', { name: 'Load more' }));
+  const link = await screen.findByRole('link', { name: 'Company 3 Ltd' });
+  expect(link).toHaveAttribute(
+    'href',
+    '/entities/entity-3?queue=overdue&after=cursor-3&position=3',
+  );
+  expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  expect(screen.getByRole('status')).toHaveTextContent('Showing 3 of 3');
+});
+
+test('says when nothing is due', async () => {
+  serveQueue(() => page([]));
+  renderRoute(<ReviewsPage />, { path: '/reviews?due=30d' });
+  expect(await screen.findByText('Nothing due in the next 30 days')).toBeInTheDocument();
+});
+
+describe('queue navigation on an entity page', () => {
+  test('shows the position and links to the next entity of the same queue', async () => {
+    const asked = serveQueue(() => page([item(7, { name: 'Next Co Ltd' })]));
+    renderRoute(<QueueNavigation />, {
+      path: '/entities/entity-6?queue=overdue&riskLevel=High&after=cursor-6&position=2',
+    });
+    const nav = screen.getByRole('navigation', { name: 'Review queue' });
+    const next = await within(nav).findByRole('link', { name: /Next in queue: Next Co Ltd/ });
+    expect(next).toHaveAttribute(
+      'href',
+      '/entities/entity-7?queue=overdue&riskLevel=High&after=cursor-7&position=3',
+    );
+    expect(within(nav).getByText('2 of 3 overdue')).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Back to the queue' })).toHaveAttribute(
+      'href',
+      '/reviews?riskLevel=High',
+    );
+    expect(Object.fromEntries(asked.at(-1) ?? [])).toMatchObject({
+      due: 'overdue',
+      riskLevel: 'High',
+      cursor: 'cursor-6',
+      limit: '1',
+    });
+  });
+
+  test('says when the queue ends', async () => {
+    serveQueue(() => page([]));
+    renderRoute(<QueueNavigation />, {
+      path: '/entities/entity-9?queue=all&after=cursor-9&position=9',
+    });
+    expect(await screen.findByText('End of the queue')).toBeInTheDocument();
+    expect(screen.getByText('Number 9 in the queue')).toBeInTheDocument();
+  });
+
+  test('is not there when the entity was not opened from the queue', () => {
+    renderRoute(<QueueNavigation />, { path: '/entities/entity-9' });
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+  });
+});

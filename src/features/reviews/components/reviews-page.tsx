@@ -1,0 +1,299 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Box,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import { COUNTRY_CODES } from '../../../contract/countries.ts';
+import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
+import { REVIEW_WINDOWS, type ReviewItem, type ReviewWindow } from '../../../contract/reviews.ts';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import { countryName } from '../../../lib/format.ts';
+import { reviewQueries } from '../api/review-queries.ts';
+import {
+  countOf,
+  queueFromSearchParams,
+  queueLinkSearch,
+  searchParamsFromQueue,
+  WINDOW_LABELS,
+  type ReviewQueueParams,
+} from '../review-params.ts';
+
+const EMPTY_TITLES: Record<ReviewWindow, string> = {
+  overdue: 'Nothing overdue',
+  '7d': 'Nothing due in the next 7 days',
+  '30d': 'Nothing due in the next 30 days',
+  all: 'No entity has a next review date',
+};
+
+const CAPTIONS: Record<ReviewWindow, string> = {
+  overdue: 'Overdue reviews, most overdue first',
+  '7d': 'Reviews due from today to 7 days ahead, soonest first',
+  '30d': 'Reviews due from today to 30 days ahead, soonest first',
+  all: 'Every scheduled review, soonest first',
+};
+
+const COUNTRY_OPTIONS = COUNTRY_CODES.map((code) => ({ value: code, label: countryName(code) }))
+  .sort((a, b) => a.label.localeCompare(b.label, 'en'))
+  .map((option) => ({ ...option, label: `${option.label} (${option.value})` }));
+
+function isWindow(value: string | null): value is ReviewWindow {
+  return (REVIEW_WINDOWS as readonly (string | null)[]).includes(value);
+}
+
+/** The queue's window and filters live in the address, so links are shareable and Back works. */
+function useQueueParams() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const queue = useMemo(() => queueFromSearchParams(searchParams), [searchParams]);
+  const update = (changes: Partial<ReviewQueueParams>) => {
+    setSearchParams(searchParamsFromQueue({ ...queue, ...changes }));
+  };
+  return [queue, update] as const;
+}
+
+/** One of `values`, or undefined for "any" (the empty option): the filter is dropped. */
+function optionOf<T extends string>(values: readonly T[], value: string): T | undefined {
+  return values.find((known) => known === value);
+}
+
+function Filters({
+  queue,
+  update,
+}: {
+  queue: ReviewQueueParams;
+  update: (changes: Partial<ReviewQueueParams>) => void;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md" maw={760} role="group" aria-label="Filters">
+      <NativeSelect
+        label="Status"
+        value={queue.status ?? ''}
+        onChange={(event) => update({ status: optionOf(KYC_STATUSES, event.currentTarget.value) })}
+        data={[{ value: '', label: 'Any status' }, ...KYC_STATUSES]}
+      />
+      <NativeSelect
+        label="Risk level"
+        value={queue.riskLevel ?? ''}
+        onChange={(event) =>
+          update({ riskLevel: optionOf(RISK_LEVELS, event.currentTarget.value) })
+        }
+        data={[{ value: '', label: 'Any risk' }, ...RISK_LEVELS]}
+      />
+      <NativeSelect
+        label="Type"
+        value={queue.type}
+        onChange={(event) =>
+          update({ type: optionOf(ENTITY_TYPES, event.currentTarget.value) ?? 'all' })
+        }
+        data={[
+          { value: 'all', label: 'All types' },
+          { value: 'legal-entities', label: 'Legal entities' },
+          { value: 'natural-persons', label: 'Natural persons' },
+        ]}
+      />
+      <NativeSelect
+        label="Country"
+        value={queue.country ?? ''}
+        onChange={(event) =>
+          update({ country: optionOf(COUNTRY_CODES, event.currentTarget.value) })
+        }
+        data={[{ value: '', label: 'Any country' }, ...COUNTRY_OPTIONS]}
+      />
+    </SimpleGrid>
+  );
+}
+
+function QueueTable({
+  queue,
+  items,
+  today,
+}: {
+  queue: ReviewQueueParams;
+  items: ReviewItem[];
+  today: Date;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
+        <Table.Caption>
+          <VisuallyHidden>{CAPTIONS[queue.due]}</VisuallyHidden>
+        </Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Next review
+            </Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Risk</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Country</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item, index) => (
+            <Table.Tr key={item.entityId}>
+              <Table.Td>
+                <Anchor
+                  component={Link}
+                  to={`${paths.entity(item.entityId)}${queueLinkSearch(queue, item.cursor, index + 1)}`}
+                  fw={500}
+                >
+                  {item.name || item.entityId}
+                </Anchor>
+                {/* On a phone the date goes under the name, so how overdue it is stays in view. */}
+                <Box hiddenFrom="xs" mt={4}>
+                  <ReviewDateBadge date={item.nextReviewDate} today={today} />
+                </Box>
+              </Table.Td>
+              <Table.Td visibleFrom="xs">
+                <ReviewDateBadge date={item.nextReviewDate} today={today} />
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={item.kycStatus} />
+              </Table.Td>
+              <Table.Td>{item.riskLevel}</Table.Td>
+              <Table.Td>{item.type}</Table.Td>
+              <Table.Td>{countryName(item.country)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The review queue: what is due, counted per window, filtered, soonest first. */
+export function ReviewsPage() {
+  const [queue, update] = useQueueParams();
+  const query = useInfiniteQuery(reviewQueries.queue(queue));
+  const pages = query.data?.pages;
+  const first = pages?.[0];
+  const items = pages?.flatMap((page) => page.data);
+  const today = first ? new Date(`${first.today}T00:00:00Z`) : new Date();
+  const total = countOf(first?.counts, queue.due);
+
+  let content;
+  if (query.isError && items === undefined) {
+    content = (
+      <ErrorState
+        title="The review queue could not be loaded"
+        message={query.error.message}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  } else if (items === undefined) {
+    content = (
+      <Stack gap="xs">
+        <VisuallyHidden role="status">Loading the review queue…</VisuallyHidden>
+        {Array.from({ length: 6 }, (_, index) => (
+          <Skeleton key={index} height={32} />
+        ))}
+      </Stack>
+    );
+  } else if (items.length === 0) {
+    content = (
+      <EmptyState
+        title={EMPTY_TITLES[queue.due]}
+        description="Try another window or fewer filters."
+      />
+    );
+  } else {
+    content = (
+      <Stack gap="md">
+        <QueueTable queue={queue} items={items} today={today} />
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed" role="status" aria-live="polite">
+            {total === undefined
+              ? `Showing ${items.length}`
+              : `Showing ${items.length} of ${total}`}
+          </Text>
+          {query.hasNextPage ? (
+            <Button
+              variant="default"
+              onClick={() => void query.fetchNextPage()}
+              loading={query.isFetchingNextPage}
+            >
+              Load more
+            </Button>
+          ) : null}
+        </Group>
+        {query.isFetchNextPageError ? (
+          <ErrorState
+            title="More of the queue could not be loaded"
+            message={query.error.message}
+            onRetry={() => void query.fetchNextPage()}
+          />
+        ) : null}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={1}>Reviews</Title>
+        <Text c="dimmed" size="sm">
+          Entities whose next KYC review is due, soonest first. Days count in UTC
+          {first ? `; today is ${first.today}` : ''}.
+        </Text>
+      </div>
+      <Filters queue={queue} update={update} />
+      <Tabs
+        value={queue.due}
+        onChange={(value) => {
+          if (isWindow(value)) update({ due: value });
+        }}
+        keepMounted={false}
+      >
+        <Tabs.List aria-label="Review window">
+          {REVIEW_WINDOWS.map((window) => {
+            const count = countOf(first?.counts, window);
+            return (
+              <Tabs.Tab
+                key={window}
+                value={window}
+                rightSection={
+                  count === undefined ? undefined : (
+                    <Badge
+                      size="sm"
+                      variant={window === 'overdue' && count > 0 ? 'filled' : 'light'}
+                      color={window === 'overdue' && count > 0 ? 'red' : 'gray'}
+                    >
+                      {count}
+                    </Badge>
+                  )
+                }
+              >
+                {WINDOW_LABELS[window]}
+              </Tabs.Tab>
+            );
+          })}
+        </Tabs.List>
+        {REVIEW_WINDOWS.map((window) => (
+          <Tabs.Panel key={window} value={window} pt="md">
+            {content}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </Stack>
+  );
+}
