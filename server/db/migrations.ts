@@ -20,7 +20,6 @@ function bytesType(db: Kysely<unknown>) {
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
-import type { Db } from './database.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
 const ROWS_PER_UPDATE = 500;
@@ -762,7 +761,7 @@ const migrations: Record<string, Migration> = {
           }
         }
       }
-      await rebuildListRecords(db as unknown as Db);
+      await rebuildListRecords(db);
     },
   },
 };

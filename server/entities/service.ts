@@ -1,18 +1,12 @@
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type {
-  DocumentMetadata,
-  Entity,
   EntityListQuery,
   LegalEntity,
   LegalEntitySearchQuery,
-  LinkedEntity,
   NaturalPerson,
   NaturalPersonSearchQuery,
 } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
-import type { EntityRow } from '../db/schema.ts';
-import { documentMetadataOf } from '../documents/mappers.ts';
-import { documentsRepository } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
 import { assembleEntities, type Relations } from './assemble.ts';
 import type { ListPositions } from './list-positions.ts';
