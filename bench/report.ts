@@ -16,12 +16,30 @@ interface Seed {
   loadAverage: number[];
 }
 
+interface GatewayRatio {
+  throughput: number | null;
+  addedP50Ms: number;
+}
+
 interface ServerPart {
   engine?: string;
   results: Row[];
   instances?: Row[];
-  ratios: Record<string, number | null>;
+  gateway?: Row[];
+  ratios: Record<string, unknown> & {
+    uncachedListVsLimit?: number | null;
+    gatewayVsDirect?: Record<string, GatewayRatio>;
+  };
   serverPeakRssMb: number;
+}
+
+interface ScalePart {
+  entities: number;
+  baseEntities: number;
+  seed: Seed;
+  server: ServerPart;
+  p95VsBase: Record<string, number | null>;
+  serverPeakRssMb: { base: number; scaled: number };
 }
 
 function seedLine(label: string, seed: Seed): string {
@@ -35,7 +53,7 @@ function serverTable(title: string, part: ServerPart): string[] {
     '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | non-2xx | load (1/5/15 min) |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
-  for (const row of [...part.results, ...(part.instances ?? [])]) {
+  for (const row of [...part.results, ...(part.instances ?? []), ...(part.gateway ?? [])]) {
     lines.push(
       `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
     );
@@ -45,6 +63,24 @@ function serverTable(title: string, part: ServerPart): string[] {
     `Ratios: \`${JSON.stringify(part.ratios)}\`; server peak RSS ${String(part.serverPeakRssMb)} MB`,
     '',
   );
+  if (part.ratios.uncachedListVsLimit !== undefined) {
+    lines.push(
+      `Cache-missing list page against the in-memory limit: ${String(part.ratios.uncachedListVsLimit ?? '?')}×`,
+      '',
+    );
+  }
+  const gateway = part.ratios.gatewayVsDirect;
+  if (gateway) {
+    lines.push(
+      '| through the gateway | throughput gateway/direct | added p50 ms |',
+      '|---|---|---|',
+      ...Object.entries(gateway).map(
+        ([name, ratio]) =>
+          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} |`,
+      ),
+      '',
+    );
+  }
   return lines;
 }
 
@@ -56,6 +92,7 @@ interface Recorded {
   server?: ServerPart;
   serverPostgres?: ServerPart;
   postgresVsSqlite?: Record<string, { throughput: number | null; p95: number | null }>;
+  scale?: ScalePart;
   console?: {
     javaScript: {
       login: { gzipKb: number; files: string[] };
@@ -104,6 +141,23 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
       lines.push(`| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.p95 ?? '?')} |`);
     }
     lines.push('');
+  }
+  if (recorded.scale) {
+    const { scale } = recorded;
+    lines.push(seedLine(`SQLite, scale`, scale.seed), '');
+    lines.push(
+      ...serverTable(`Server on SQLite at ${String(scale.entities)} legal entities`, scale.server),
+    );
+    lines.push(
+      `| scenario | p95 at ${String(scale.entities)} / p95 at ${String(scale.baseEntities)} |`,
+      '|---|---|',
+      ...Object.entries(scale.p95VsBase).map(
+        ([name, ratio]) => `| ${name} | ${String(ratio ?? '?')} |`,
+      ),
+      '',
+      `Server peak RSS: ${String(scale.serverPeakRssMb.base)} MB at ${String(scale.baseEntities)}, ${String(scale.serverPeakRssMb.scaled)} MB at ${String(scale.entities)}`,
+      '',
+    );
   }
   if (recorded.console) {
     const { javaScript, listToHundredRowsMs, viewer } = recorded.console;

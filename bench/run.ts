@@ -12,7 +12,7 @@ import {
   startThrowawayPostgres,
 } from '../server/testing/postgres-server.ts';
 
-const USAGE = `Usage: npm run bench -- [server] [console] [--quick] [--keep] [--no-postgres]
+const USAGE = `Usage: npm run bench -- [server] [console] [--quick] [--keep] [--no-postgres] [--scale N]
 
 Measures the server (autocannon against the built server on a 100,000-entity database, with the
 in-memory limit and json-server 0.17 as references) on SQLite and then on PostgreSQL (a throwaway
@@ -24,6 +24,8 @@ only when a benchmark cannot run.
   --quick        2,000 entities and 3 s per scenario: a smoke run
   --keep         keep the generated DATA_DIR and print where it is
   --no-postgres  the server part on SQLite only
+  --scale N      also the scale scenarios (list cached and not, by id, cache-missing search, review
+                 queue) at N legal entities on SQLite, against the same at 100,000 (not with --quick)
 `;
 
 function chromiumVersion(): string {
@@ -54,6 +56,7 @@ async function main() {
       keep: { type: 'boolean' },
       help: { type: 'boolean' },
       'no-postgres': { type: 'boolean' },
+      scale: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -65,6 +68,12 @@ async function main() {
   if (unknown.length > 0) throw new Error(`Unknown part: ${unknown.join(', ')}. See --help.`);
   const parts = positionals.length > 0 ? new Set(positionals) : new Set(['server', 'console']);
   const quick = values.quick ?? false;
+  const scale = values.scale === undefined ? undefined : Number(values.scale);
+  if (scale !== undefined && (!Number.isSafeInteger(scale) || scale < 1 || quick)) {
+    throw new Error('--scale takes a whole number of legal entities, and not with --quick.');
+  }
+  const entities = quick ? 2_000 : 100_000;
+  const seconds = quick ? 3 : 10;
   const started = new Date();
   const record: Record<string, unknown> = {
     startedAt: started.toISOString(),
@@ -72,23 +81,45 @@ async function main() {
     machine: machine(),
   };
   process.stdout.write(`Machine: ${JSON.stringify(record.machine)}\n`);
+  const stamp = started.toISOString().replace(/:/g, '-').slice(0, 19);
+  const base = path.join('bench', 'results', `${stamp}${quick ? '-quick' : ''}`);
+  // Written after each part too, so a long run (--scale) leaves what it measured so far.
+  const save = () => {
+    fs.mkdirSync(path.dirname(base), { recursive: true });
+    fs.writeFileSync(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+    const markdown = resultsMarkdown(record);
+    fs.writeFileSync(`${base}.md`, markdown);
+    return markdown;
+  };
 
   // Both parts measure what `npm start` serves: the built console and the bundled server.
   process.stdout.write('Building the console and the server (npm run build)\n');
   execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
-  const { fixture, seed } = await buildFixture(quick);
+  const { fixture, seed } = await buildFixture(entities);
   record.seed = seed;
   try {
     if (parts.has('server')) {
-      const sqlite = await runServerBench(fixture, quick, {
+      const sqlite = await runServerBench(fixture, {
+        seconds,
         references: true,
         twoInstances: false,
+        gateway: true,
+        scaleOnly: false,
       });
       record.server = sqlite;
+      save();
       if (!values['no-postgres']) {
-        const postgres = await benchPostgres(quick);
+        const postgres = await benchPostgres(entities, seconds);
         record.seedPostgres = postgres.seed;
         record.serverPostgres = postgres.server;
+        // The limit runs once, in the SQLite part: the PostgreSQL list miss is compared with it.
+        const limit = sqlite.results.find((row) => row.name.startsWith('limit:'));
+        const listMiss = postgres.server.results.find((row) =>
+          row.name.startsWith('list, a different page each time'),
+        );
+        postgres.server.ratios.uncachedListVsLimit =
+          limit && listMiss ? round2(listMiss.requestsPerSecond / limit.requestsPerSecond) : null;
+        save();
         record.postgresVsSqlite = Object.fromEntries(
           postgres.server.results.map((row) => {
             const same = sqlite.results.find((other) => other.name === row.name);
@@ -103,6 +134,14 @@ async function main() {
         );
       }
     }
+    if (parts.has('server') && scale !== undefined && record.server) {
+      record.scale = await benchScale(
+        scale,
+        seconds,
+        record.server as Awaited<ReturnType<typeof runServerBench>>,
+      );
+      save();
+    }
     if (parts.has('console')) record.console = await runConsoleBench(fixture, quick);
   } finally {
     if (values.keep) process.stdout.write(`DATA_DIR kept: ${fixture.dataDir}\n`);
@@ -110,29 +149,64 @@ async function main() {
   }
   record.finishedAt = new Date().toISOString();
   record.loadAverageAtEnd = os.loadavg().map((value) => Number(value.toFixed(2)));
-
-  const stamp = started.toISOString().replace(/:/g, '-').slice(0, 19);
-  const base = path.join('bench', 'results', `${stamp}${quick ? '-quick' : ''}`);
-  fs.mkdirSync(path.dirname(base), { recursive: true });
-  fs.writeFileSync(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
-  const markdown = resultsMarkdown(record);
-  fs.writeFileSync(`${base}.md`, markdown);
+  const markdown = save();
   process.stdout.write(`\n${markdown}\nRecorded ${base}.json and ${base}.md\n`);
 }
 
 const round2 = (value: number) => Number(value.toFixed(2));
 
+/**
+ * The scale scenarios on a database of `entities` legal entities, with the seed's time and peak
+ * RSS and each scenario's p95 against the same scenario at the base size.
+ */
+async function benchScale(
+  entities: number,
+  seconds: number,
+  base: Awaited<ReturnType<typeof runServerBench>>,
+) {
+  const { fixture, seed } = await buildFixture(entities);
+  try {
+    const server = await runServerBench(fixture, {
+      seconds,
+      references: false,
+      twoInstances: false,
+      gateway: false,
+      scaleOnly: true,
+    });
+    const p95VsBase = Object.fromEntries(
+      server.results.map((row) => {
+        const same = base.results.find((other) => other.name === row.name);
+        return [row.name, same ? round2(row.latencyMs.p95 / same.latencyMs.p95) : null];
+      }),
+    );
+    return {
+      entities,
+      baseEntities: base.entities,
+      seed,
+      server,
+      p95VsBase,
+      serverPeakRssMb: { base: base.serverPeakRssMb, scaled: server.serverPeakRssMb },
+    };
+  } finally {
+    fs.rmSync(fixture.dataDir, { recursive: true, force: true });
+  }
+}
+
 /** The server part again on a throwaway PostgreSQL, seeded the same way. */
-async function benchPostgres(quick: boolean) {
+async function benchPostgres(entities: number, seconds: number) {
   process.stdout.write(`PostgreSQL from ${postgresBinDir()}\n`);
   const postgres = await startThrowawayPostgres();
   try {
     const databaseUrl = await createTestDatabase(postgres.url);
-    const { fixture, seed } = await buildFixture(quick, databaseUrl);
+    const { fixture, seed } = await buildFixture(entities, databaseUrl);
     try {
-      const server = await runServerBench(fixture, quick, {
+      const server = await runServerBench(fixture, {
+        seconds,
         references: false,
         twoInstances: true,
+        // The quick run (3 s scenarios) proves the gateway scenarios once, on SQLite.
+        gateway: seconds >= 10,
+        scaleOnly: false,
       });
       return { seed, server };
     } finally {

@@ -20,6 +20,8 @@ export interface BenchFixture {
   dataDir: string;
   /** PostgreSQL instead of the SQLite file in dataDir. */
   databaseUrl: string | undefined;
+  /** Legal entities seeded (natural persons: half as many). */
+  entities: number;
   username: string;
   password: string;
   apiKey: string;
@@ -186,13 +188,108 @@ async function startReferences(workDir: string, firstPage: { text: string; data:
   };
 }
 
+/** Where the review queue's scenarios go (issue 14: bench/review-queue-bench.ts and GET /api/v2/reviews). */
+export const REVIEW_QUEUE_SCENARIO_PREFIX = 'review queue';
+
+/**
+ * The review queue under load (bench/review-queue-bench.ts samples every window and filter one
+ * request at a time), named with REVIEW_QUEUE_SCENARIO_PREFIX so the scale run repeats them.
+ */
+function reviewQueueScenarios(context: {
+  api: string;
+  headers: Record<string, string>;
+  pid: number;
+}): Scenario[] {
+  return [
+    {
+      name: `${REVIEW_QUEUE_SCENARIO_PREFIX}: overdue, first page`,
+      url: `${context.api}/reviews?due=overdue&limit=50`,
+      headers: context.headers,
+      pid: context.pid,
+    },
+    {
+      name: `${REVIEW_QUEUE_SCENARIO_PREFIX}: due in 30 days, High risk`,
+      url: `${context.api}/reviews?due=30d&riskLevel=High&limit=50`,
+      headers: context.headers,
+      pid: context.pid,
+    },
+  ];
+}
+
+/**
+ * The gateway (KYC_UPSTREAM_URL = this server, with the bench account's API key) against the
+ * server alone, each scenario measured directly and then through the gateway, with the same
+ * Bearer token. Ratios are gateway/direct throughput; `addedP50Ms` is the difference of p50s.
+ */
+async function measureGateway(context: {
+  server: { baseUrl: string; pid: number };
+  fixture: BenchFixture;
+  workDir: string;
+  seconds: number;
+  paths: Record<string, () => string>;
+}) {
+  const { server, fixture, seconds } = context;
+  const gatewayDir = fs.mkdtempSync(path.join(context.workDir, 'gateway-'));
+  const gateway = await startKycServer(gatewayDir, {
+    KYC_UPSTREAM_URL: server.baseUrl,
+    KYC_UPSTREAM_API_KEY: fixture.apiKey,
+  });
+  try {
+    const signIn = await fetch(`${gateway.baseUrl}/api/gettoken`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ Username: fixture.username, Password: fixture.password }),
+    });
+    const { token } = (await signIn.json()) as { token?: string };
+    if (!token) throw new Error(`gateway sign-in: ${String(signIn.status)}`);
+    const headers = { Authorization: `Bearer ${token}` };
+    process.stdout.write('Gateway against the server alone (Bearer token, same paths)\n');
+    const rows: ScenarioResult[] = [];
+    const ratios: Record<string, { throughput: number | null; addedP50Ms: number }> = {};
+    for (const [name, nextPath] of Object.entries(context.paths)) {
+      const connections = name.startsWith('document') ? 4 : 10;
+      const direct = await measure(
+        {
+          name: `direct: ${name}`,
+          url: `${server.baseUrl}${nextPath()}`,
+          nextPath,
+          headers,
+          connections,
+          pid: server.pid,
+        },
+        seconds,
+      );
+      const through = await measure(
+        {
+          name: `gateway: ${name}`,
+          url: `${gateway.baseUrl}${nextPath()}`,
+          nextPath,
+          headers,
+          connections,
+          pid: gateway.pid,
+        },
+        seconds,
+      );
+      rows.push(direct, through);
+      ratios[name] = {
+        throughput: direct.requestsPerSecond
+          ? round(through.requestsPerSecond / direct.requestsPerSecond, 2)
+          : null,
+        addedP50Ms: round(through.latencyMs.p50 - direct.latencyMs.p50, 2),
+      };
+    }
+    return { rows, ratios };
+  } finally {
+    await gateway.stop();
+  }
+}
+
 /**
  * Builds a fresh DATA_DIR (or fills the empty PostgreSQL database at `databaseUrl`) with the
  * seed command, timing it, and issues a bench account.
  */
-export async function buildFixture(quick: boolean, databaseUrl?: string) {
+export async function buildFixture(entities: number, databaseUrl?: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-'));
-  const entities = quick ? 2_000 : 100_000;
   const persons = entities / 2;
   const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   process.stdout.write(
@@ -225,7 +322,7 @@ export async function buildFixture(quick: boolean, databaseUrl?: string) {
   process.stdout.write(
     `  seed: ${String(seedResult.seconds)} s, peak RSS ${String(seedPeakRssMb)} MB, database ${String(databaseMb ?? '?')} MB\n`,
   );
-  const fixture: BenchFixture = { dataDir, databaseUrl, ...account };
+  const fixture: BenchFixture = { dataDir, databaseUrl, entities, ...account };
   return { fixture, seed: seedResult };
 }
 
@@ -243,18 +340,28 @@ interface LegalEntityLike {
 }
 
 export interface ServerBenchOptions {
+  seconds: number;
   /** Also measure the in-memory limit and json-server (once per run is enough). */
   references: boolean;
   /** Also measure the cache-missing list and search across two instances on one database. */
   twoInstances: boolean;
+  /** Also measure the gateway in front of this server against the server alone. */
+  gateway: boolean;
+  /** Only the scenarios the scale run repeats (SCALE_SCENARIOS). */
+  scaleOnly: boolean;
 }
 
-export async function runServerBench(
-  fixture: BenchFixture,
-  quick: boolean,
-  options: ServerBenchOptions,
-) {
-  const seconds = quick ? 3 : 10;
+/** Scenarios the `--scale` run repeats at the larger size, by name prefix. */
+export const SCALE_SCENARIOS = [
+  'list limit=100',
+  'list, a different page each time',
+  'legal entity by id',
+  'search companyName, a different fragment each time',
+  REVIEW_QUEUE_SCENARIO_PREFIX,
+];
+
+export async function runServerBench(fixture: BenchFixture, options: ServerBenchOptions) {
+  const { seconds } = options;
   const databaseEnv: Record<string, string> = fixture.databaseUrl
     ? { DATABASE_URL: fixture.databaseUrl }
     : {};
@@ -264,7 +371,7 @@ export async function runServerBench(
   try {
     const api = `${server.baseUrl}/api/v2`;
     const auth = { 'X-API-Key': fixture.apiKey };
-    const count = quick ? 2_000 : 100_000;
+    const count = fixture.entities;
     const firstPageUrl = `${api}/entities?limit=100&supportingDocuments=true&corporateVerification=true`;
     const firstPage = await getJson(firstPageUrl, fixture.apiKey);
     const middle = (
@@ -424,6 +531,7 @@ export async function runServerBench(
         connections: 4,
         pid,
       },
+      ...reviewQueueScenarios({ api, headers: auth, pid }),
       ...(references
         ? [
             {
@@ -444,8 +552,31 @@ export async function runServerBench(
       `Server benchmark on ${engine}: ${String(seconds)} s per scenario, loopback\n`,
     );
     const results: ScenarioResult[] = [];
-    for (const scenario of scenarios) results.push(await measure(scenario, seconds));
-    const reviewQueue = await runReviewQueueBench(server.baseUrl, fixture.apiKey, quick);
+    for (const scenario of scenarios) {
+      if (options.scaleOnly && !SCALE_SCENARIOS.some((prefix) => scenario.name.startsWith(prefix)))
+        continue;
+      results.push(await measure(scenario, seconds));
+    }
+    // Fewer samples per case in the quick run (its scenarios last 3 s).
+    const reviewQueue = await runReviewQueueBench(server.baseUrl, fixture.apiKey, seconds < 10);
+
+    const listMissPaths = missPages.map(
+      (start) =>
+        `${apiPath}/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String(start)}`,
+    );
+    const gateway = options.gateway
+      ? await measureGateway({
+          server,
+          fixture,
+          workDir,
+          seconds,
+          paths: {
+            'list, a different page each time (cache miss)': cycle(listMissPaths),
+            'legal entity by id': () => `${apiPath}/entities/legal-entities/${target.id}`,
+            'document detail (5 MB)': () => `${apiPath}/documents/${documentId}`,
+          },
+        })
+      : undefined;
 
     // One instance against two on one database, for what misses every cache.
     const instances: ScenarioResult[] = [];
@@ -453,14 +584,7 @@ export async function runServerBench(
       const second = await startKycServer(fixture.dataDir, databaseEnv);
       started.push(second);
       const missing: [string, string[], number][] = [
-        [
-          'list, cache miss',
-          missPages.map(
-            (start) =>
-              `${apiPath}/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String(start)}`,
-          ),
-          10,
-        ],
+        ['list, cache miss', listMissPaths, 10],
         [
           'search companyName, cache miss',
           [...missFragments].map(
@@ -504,8 +628,10 @@ export async function runServerBench(
     const peer = byName('json-server');
     const ratio = (a: number | undefined, b: number | undefined) =>
       a && b ? round(a / b, 2) : null;
+    const listMiss = byName('list, a different page each time');
     const ratios = {
       listVsLimitThroughput: ratio(first?.requestsPerSecond, limitRow?.requestsPerSecond),
+      uncachedListVsLimit: ratio(listMiss?.requestsPerSecond, limitRow?.requestsPerSecond),
       deepVsFirstP99: ratio(deep?.latencyMs.p99, first?.latencyMs.p99),
       listVsJsonServerThroughput: ratio(first?.requestsPerSecond, peer?.requestsPerSecond),
     };
@@ -513,7 +639,9 @@ export async function runServerBench(
     const kycRows = results.filter(
       (row) => !row.name.startsWith('limit') && !row.name.startsWith('json'),
     );
-    const serverPeakRssMb = Math.max(...kycRows.map((row) => row.serverPeakRssMb ?? 0));
+    const serverPeakRssMb = Math.max(
+      ...[...kycRows, ...(gateway?.rows ?? [])].map((row) => row.serverPeakRssMb ?? 0),
+    );
     const perInstance = (prefix: string) =>
       ratio(
         instances.find((row) => row.name === `${prefix}, two instances`)?.requestsPerSecond,
@@ -521,11 +649,14 @@ export async function runServerBench(
       );
     return {
       engine,
+      entities: count,
       seconds,
       results,
       instances,
+      ...(gateway ? { gateway: gateway.rows } : {}),
       ratios: {
         ...ratios,
+        ...(gateway ? { gatewayVsDirect: gateway.ratios } : {}),
         ...(options.twoInstances
           ? {
               twoVsOneInstanceListMiss: perInstance('list, cache miss'),

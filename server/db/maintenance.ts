@@ -21,6 +21,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'entity_links',
   'verifications',
   'documents',
+  'entity_list_records',
   'document_chunks',
   'client_update_requests',
   'idempotency_keys',

@@ -214,8 +214,26 @@ export interface AuditAnchorTable {
   pruned_count: number;
 }
 
+/**
+ * An entity's list JSON, written with every change to it (migration 0013): the parts a list page
+ * joins, so a page is read in one query instead of assembled. A missing row is rebuilt on read.
+ */
+export interface EntityListRecordTable {
+  entity_id: string;
+  /** entities.created_at: with entity_id, the list order its index and its rows are kept in. */
+  created_at: string;
+  /** The entity's JSON up to its optional relations (legal entities) or whole (natural persons). */
+  head: string;
+  /** JSON arrays for the list's corporateVerification and supportingDocuments flags; null for persons. */
+  verifications: string | null;
+  documents: string | null;
+  /** The rest of the legal entity's JSON, from `,"kycMetaData"` to its closing brace; '' for persons. */
+  tail: string;
+}
+
 export interface Database {
   entities: EntityTable;
+  entity_list_records: EntityListRecordTable;
   legal_entities: LegalEntityTable;
   natural_persons: NaturalPersonTable;
   entity_links: EntityLinkTable;

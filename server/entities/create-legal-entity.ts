@@ -8,6 +8,7 @@ import { documentsRepository, type NewDocument } from '../documents/repository.t
 import { ApiError } from '../http/errors.ts';
 import type { AppServices } from '../services.ts';
 import { entitiesRepository, type NewLegalEntity } from './repository.ts';
+import { refreshListRecords } from './list-records.ts';
 import { getLegalEntity } from './service.ts';
 
 export const DEFAULT_RISK_LEVEL = 'Medium';
@@ -203,6 +204,10 @@ export async function createLegalEntity(
 
     await entities.insertLegalEntity(records);
     await documentsRepository(transaction).insertMany(documents);
+    await refreshListRecords(transaction, [
+      records.entity.id,
+      ...(records.primaryContact ? [records.primaryContact.entity.id] : []),
+    ]);
     const entity = await getLegalEntity(transaction, records.entity.id);
     if (idempotency) {
       await entities.insertIdempotencyKey({

@@ -16,6 +16,24 @@ import type {
 } from '../db/schema.ts';
 
 export type EntityLinkRow = Selectable<Database['entity_links']>;
+export type EntityListRecordRow = Selectable<Database['entity_list_records']>;
+
+/** A position in the list order. */
+export interface ListKey {
+  created_at: string;
+  id: string;
+}
+
+/** A page entry: its key and its stored list record, or nulls where there is none. */
+export type ListPageRow = ListKey & {
+  head: string | null;
+  verifications: string | null;
+  documents: string | null;
+  tail: string | null;
+};
+
+/** Five text columns a row: well under either engine's bound-parameter limit. */
+const LIST_RECORDS_PER_STATEMENT = 500;
 export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
 
 /**
@@ -330,32 +348,96 @@ export function entitiesRepository(db: Db) {
     },
 
     /**
-     * One page ordered by (created_at, id). The offset is skipped inside the covering (kind,
-     * created_at, id) or (created_at, id) index, and only the page's rows are read: deep pages
-     * cost a few milliseconds instead of reading every skipped row.
+     * Keys and stored list records of one page ordered by (created_at, id). The offset is skipped
+     * inside the covering (kind, created_at, id) or (created_at, id) index; with `from`, it counts
+     * from that key (itself included), so a known position nearby replaces skipping every earlier
+     * entry. Record columns are null where the record is missing (dropped by a change, migration
+     * 0013).
      */
-    listPage(page: {
+    listPageRecords(page: {
       kind: 'legal' | 'person' | undefined;
       descending: boolean;
       limit: number;
       offset: number;
-    }): Promise<EntityRow[]> {
+      from: ListKey | undefined;
+    }): Promise<ListPageRow[]> {
       const direction = page.descending ? 'desc' : 'asc';
+      const from = page.from;
       let keys = db.selectFrom('entities').select(['created_at', 'id']);
       if (page.kind) keys = keys.where('kind', '=', page.kind);
+      if (from) {
+        keys = keys.where(
+          sql<SqlBool>`(created_at, id) ${sql.raw(page.descending ? '<=' : '>=')} (${from.created_at}, ${from.id})`,
+        );
+      }
       const pageKeys = keys
         .orderBy('created_at', direction)
         .orderBy('id', direction)
         .limit(page.limit)
         .offset(page.offset)
         .as('page_keys');
+      return (
+        db
+          .selectFrom(pageKeys)
+          // By the order index: a page's records are neighbours there (and in the table, when
+          // written in list order) where the entity_id index would look up 100 scattered ones.
+          .leftJoin('entity_list_records', (join) =>
+            join
+              .onRef('entity_list_records.created_at', '=', 'page_keys.created_at')
+              .onRef('entity_list_records.entity_id', '=', 'page_keys.id'),
+          )
+          .select([
+            'page_keys.created_at',
+            'page_keys.id',
+            'entity_list_records.head',
+            'entity_list_records.verifications',
+            'entity_list_records.documents',
+            'entity_list_records.tail',
+          ])
+          .orderBy('page_keys.created_at', direction)
+          .orderBy('page_keys.id', direction)
+          .execute()
+      );
+    },
+
+    entitiesByIds(ids: readonly string[]): Promise<EntityRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('entities').selectAll().where('id', 'in', ids).execute();
+    },
+
+    /** Up to `limit` entities without a list record after `after`, in list order, for the rebuild. */
+    entitiesWithoutListRecord(after: ListKey, limit: number): Promise<EntityRow[]> {
       return db
-        .selectFrom(pageKeys)
-        .innerJoin('entities', 'entities.id', 'page_keys.id')
+        .selectFrom('entities')
+        .leftJoin('entity_list_records', 'entity_list_records.entity_id', 'entities.id')
         .selectAll('entities')
-        .orderBy('page_keys.created_at', direction)
-        .orderBy('page_keys.id', direction)
+        .where(
+          sql<SqlBool>`(entities.created_at, entities.id) > (${after.created_at}, ${after.id})`,
+        )
+        .where('entity_list_records.entity_id', 'is', null)
+        .orderBy('entities.created_at')
+        .orderBy('entities.id')
+        .limit(limit)
         .execute();
+    },
+
+    /** Stores list records, replacing older ones; call in the transaction that changed them. */
+    async writeListRecords(records: readonly EntityListRecordRow[]) {
+      for (let start = 0; start < records.length; start += LIST_RECORDS_PER_STATEMENT) {
+        await db
+          .insertInto('entity_list_records')
+          .values(records.slice(start, start + LIST_RECORDS_PER_STATEMENT))
+          .onConflict((conflict) =>
+            conflict.column('entity_id').doUpdateSet((eb) => ({
+              created_at: eb.ref('excluded.created_at'),
+              head: eb.ref('excluded.head'),
+              verifications: eb.ref('excluded.verifications'),
+              documents: eb.ref('excluded.documents'),
+              tail: eb.ref('excluded.tail'),
+            })),
+          )
+          .execute();
+      }
     },
 
     findEntity(id: string): Promise<EntityRow | undefined> {

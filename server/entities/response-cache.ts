@@ -11,6 +11,9 @@ export interface ResponseCacheLimits {
 // 20 MB holds about 135 full list pages (148 KB each with both flags); more only raises peak memory.
 const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1024 };
 
+/** The success envelope as JSON.stringify writes it, up to the data. */
+const ENVELOPE_PREFIX = '{"code":200,"status":"success","message":"","data":';
+
 /**
  * Serialised success envelopes of read routes, valid until the database changes. The version is
  * `PRAGMA data_version` (moves when another connection, e.g. a second server process or the admin
@@ -67,8 +70,13 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
     /**
      * The JSON body of the success envelope around `build()`'s data, from the cache when the
      * database has not changed since it was stored; errors thrown by `build` are not cached.
+     * `build` gets the database version it answers for; with `json`, it returns the data as JSON.
      */
-    async envelopeJson(key: string, build: () => Promise<unknown>): Promise<Buffer> {
+    async envelopeJson(
+      key: string,
+      build: (version: string) => Promise<unknown>,
+      options: { json?: boolean } = {},
+    ): Promise<Buffer> {
       const version = await databaseVersion();
       if (version !== cachedVersion) {
         clear();
@@ -81,8 +89,12 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
         entries.set(key, hit);
         return hit;
       }
-      const data = await build();
-      const body = Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
+      const data = await build(version);
+      const body = Buffer.from(
+        options.json === true
+          ? `${ENVELOPE_PREFIX}${String(data)}}`
+          : JSON.stringify({ code: 200, status: 'success', message: '', data }),
+      );
       // A write between the reads above may have mixed two states: serve it once, keep none of it.
       if ((await databaseVersion()) === version && cachedVersion === version) store(key, body);
       return body;
@@ -102,9 +114,10 @@ export async function sendCachedEnvelope(
   reply: FastifyReply,
   cache: ResponseCache,
   key: string,
-  build: () => Promise<unknown>,
+  build: (version: string) => Promise<unknown>,
+  options: { json?: boolean } = {},
 ): Promise<undefined> {
-  const body = await cache.envelopeJson(key, build);
+  const body = await cache.envelopeJson(key, build, options);
   await reply.code(200).type('application/json; charset=utf-8').send(body);
   return undefined;
 }

@@ -23,11 +23,13 @@ import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
 import { MAX_SEARCH_RESULTS } from './repository.ts';
+import { createListPositions } from './list-positions.ts';
 import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
 import {
   getLegalEntity,
   getNaturalPerson,
-  listEntities,
+  listEntitiesJson,
+  listOrderOf,
   searchLegalEntities,
   searchNaturalPersons,
 } from './service.ts';
@@ -72,6 +74,7 @@ function requireJsonBody(
 export function registerEntityRoutes(app: FastifyInstance, services: AppServices): void {
   const { db } = services;
   const cache = createResponseCache(db);
+  const positions = createListPositions();
 
   defineRoute(
     app,
@@ -93,8 +96,12 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       errors: [400],
     },
     ({ query, reply }) =>
-      sendCachedEnvelope(reply, cache, `list ${JSON.stringify(query)}`, () =>
-        listEntities(db, query),
+      sendCachedEnvelope(
+        reply,
+        cache,
+        `list ${JSON.stringify(query)}`,
+        (version) => listEntitiesJson(db, query, positions.at(version, listOrderOf(query))),
+        { json: true },
       ),
   );
 

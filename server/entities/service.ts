@@ -1,110 +1,17 @@
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type {
-  DocumentMetadata,
-  Entity,
   EntityListQuery,
   LegalEntity,
   LegalEntitySearchQuery,
-  LinkedEntity,
   NaturalPerson,
   NaturalPersonSearchQuery,
 } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
-import type { EntityRow } from '../db/schema.ts';
-import { documentMetadataOf } from '../documents/mappers.ts';
-import { documentsRepository } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
-import { legalEntityOf, naturalPersonOf, verificationOf } from './mappers.ts';
+import { assembleEntities, type Relations } from './assemble.ts';
+import type { ListPositions } from './list-positions.ts';
+import { buildListRecords, listJsonOf } from './list-records.ts';
 import { entitiesRepository } from './repository.ts';
-
-/** Which relations to load besides the ones every entity carries. */
-interface Relations {
-  verifications: boolean;
-  legalEntityDocuments: boolean;
-  /** Documents and linked legal entities of natural persons (the by-id view). */
-  personDetail: boolean;
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return groups;
-}
-
-/** Wire entities for these rows, in their order; one query per relation, never one per row. */
-async function assembleEntities(
-  db: Db,
-  rows: readonly EntityRow[],
-  relations: Relations,
-): Promise<Entity[]> {
-  const entities = entitiesRepository(db);
-  const legalIds = rows.filter((row) => row.kind === 'legal').map((row) => row.id);
-  const personIds = rows.filter((row) => row.kind === 'person').map((row) => row.id);
-  const documentOwnerIds = [
-    ...(relations.legalEntityDocuments ? legalIds : []),
-    ...(relations.personDetail ? personIds : []),
-  ];
-
-  const legalRows = await entities.legalEntitiesByIds(legalIds);
-  const personRows = await entities.naturalPersonsByIds(personIds);
-  const legalLinks = groupBy(
-    await entities.linksOfLegalEntities(legalIds),
-    (link) => link.legal_entity_id,
-  );
-  const personLinks = groupBy(
-    relations.personDetail ? await entities.linksOfPersons(personIds) : [],
-    (link) => link.person_id,
-  );
-  const verifications = groupBy(
-    relations.verifications ? await entities.verificationsOf(legalIds) : [],
-    (verification) => verification.legal_entity_id,
-  );
-  const documents = groupBy(
-    await documentsRepository(db).metadataOfEntities(documentOwnerIds),
-    (document) => document.entity_id,
-  );
-  const legalById = new Map(legalRows.map((row) => [row.entity_id, row]));
-  const personById = new Map(personRows.map((row) => [row.entity_id, row]));
-  const documentsOf = (id: string): DocumentMetadata[] =>
-    (documents.get(id) ?? []).map(documentMetadataOf);
-
-  return rows.map((row): Entity => {
-    if (row.kind === 'legal') {
-      const legal = legalById.get(row.id);
-      if (!legal) throw new Error(`Entity ${row.id} is a legal entity without corporate data.`);
-      return legalEntityOf(row, legal, {
-        linkedEntities: (legalLinks.get(row.id) ?? []).map((link): LinkedEntity => ({
-          relationship: link.relationship,
-          entityID: link.person_id,
-        })),
-        ...(relations.verifications
-          ? { verifications: (verifications.get(row.id) ?? []).map(verificationOf) }
-          : {}),
-        ...(relations.legalEntityDocuments ? { documents: documentsOf(row.id) } : {}),
-      });
-    }
-    const person = personById.get(row.id);
-    if (!person) throw new Error(`Entity ${row.id} is a natural person without personal data.`);
-    return naturalPersonOf(
-      row,
-      person,
-      relations.personDetail
-        ? {
-            linkedEntities: (personLinks.get(row.id) ?? []).map((link): LinkedEntity => ({
-              relationship: link.relationship,
-              entityID: link.legal_entity_id,
-            })),
-            documents: documentsOf(row.id),
-          }
-        : {},
-    );
-  });
-}
 
 const KIND_OF_FILTER = {
   all: undefined,
@@ -112,18 +19,60 @@ const KIND_OF_FILTER = {
   'natural-persons': 'person',
 } as const;
 
-export async function listEntities(db: Db, query: EntityListQuery): Promise<Entity[]> {
-  const rows = await entitiesRepository(db).listPage({
+type ListPositionsAtVersion = ReturnType<ListPositions['at']>;
+
+/**
+ * The JSON array of one list page: the page's keys and stored list records in one query, from the
+ * nearest known position when `positions` knows one; entities without a record are built from the
+ * tables as the record would be.
+ */
+export async function listEntitiesJson(
+  db: Db,
+  query: EntityListQuery,
+  positions?: ListPositionsAtVersion,
+): Promise<string> {
+  const repository = entitiesRepository(db);
+  const nearest = positions?.nearest(query.start);
+  // One entry past the page: the next page's first key, known for free.
+  const rows = await repository.listPageRecords({
     kind: KIND_OF_FILTER[query.type],
     descending: query.descending,
-    limit: query.limit,
-    offset: query.start,
+    limit: query.limit + 1,
+    offset: query.start - (nearest?.position ?? 0),
+    from: nearest?.key,
   });
-  return assembleEntities(db, rows, {
-    verifications: query.corporateVerification,
-    legalEntityDocuments: query.supportingDocuments,
-    personDetail: false,
+  const first = rows[0];
+  if (first) positions?.remember(query.start, first);
+  const next = rows[query.limit];
+  if (next) positions?.remember(query.start + query.limit, next);
+  const page = rows.slice(0, query.limit);
+
+  const missing = page.filter((row) => row.head === null).map((row) => row.id);
+  const built = new Map(
+    (await buildListRecords(db, await repository.entitiesByIds(missing))).map((record) => [
+      record.entity_id,
+      record,
+    ]),
+  );
+  const parts = page.map((row) => {
+    const record =
+      row.head === null || row.tail === null
+        ? built.get(row.id)
+        : {
+            head: row.head,
+            verifications: row.verifications,
+            documents: row.documents,
+            tail: row.tail,
+          };
+    if (!record) throw new Error(`Entity ${row.id} did not load.`);
+    return listJsonOf(record, query);
   });
+  return `[${parts.join(',')}]`;
+}
+
+/** The positions store's view for this list query's order. */
+export function listOrderOf(query: EntityListQuery): string {
+  return `${query.type} ${query.descending ? 'desc' : 'asc'}`;
 }
 
 const FULL_DETAIL: Relations = {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
+import { rebuildListRecords } from '../entities/list-records.ts';
 import { loadConfig } from '../env.ts';
 import { createGenerator, type SeedRows } from './generators.ts';
 import { seedRepository } from './seed-repository.ts';
@@ -106,6 +107,8 @@ async function main() {
       }
     }
 
+    // After the load rather than per batch: written in list order, a page's records are neighbours.
+    const listRecords = await rebuildListRecords(db);
     await repository.refreshStatistics();
     const total = Object.values(written).reduce((sum, count) => sum + count, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -114,6 +117,7 @@ async function main() {
         `Done in ${seconds} s: ${String(total)} rows written`,
         `  entities ${String(written.entities)} (legal entities ${String(written.legalEntities)}, natural persons ${String(written.naturalPersons)})`,
         `  links ${String(written.links)}, verifications ${String(written.verifications)}, documents ${String(written.documents)} (${String(written.documentChunks)} stored pieces)`,
+        `  list records ${String(listRecords)}`,
         `Peak RSS: ${megabytes(process.resourceUsage().maxRSS * 1024)}`,
         '',
       ].join('\n'),
