@@ -9,6 +9,8 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
+import { auditOf } from './decisions/audit-binding.ts';
+import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
@@ -20,6 +22,7 @@ import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
+import { registerNoteRoutes } from './notes/routes.ts';
 import { installCors, installSecurityHeaders } from './http/security.ts';
 import type { AppServices } from './services.ts';
 
@@ -128,6 +131,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
+      registerDecisionRoutes(v2, services, { auditOf });
+      registerNoteRoutes(v2, services, auditOf);
       done();
     },
     { prefix: '/api/v2' },

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { FOUR_EYES_MODES } from '../src/contract/capabilities.ts';
 import { hostNameSchema } from '../src/contract/client-updates.ts';
 
 const optionalUrl = (name: string, protocols: RegExp) =>
@@ -124,6 +125,9 @@ const envSchema = z.object({
       (entries) => entries.every(isProxyAddress),
       'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.5,192.168.0.0/16 (or loopback, linklocal, uniquelocal).',
     ),
+  FOUR_EYES: z
+    .enum(FOUR_EYES_MODES, { error: 'FOUR_EYES must be high, all or off.' })
+    .default('high'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -147,6 +151,8 @@ export type Config = {
   corsOrigins: string[];
   /** Reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's. */
   trustProxy: string[];
+  /** Accepted outcomes that wait for a second reviewer: High-risk entities, all, or none. */
+  fourEyes: (typeof FOUR_EYES_MODES)[number];
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
+    fourEyes: e.FOUR_EYES,
     staticDir: path.resolve('dist'),
   };
 }

@@ -26,6 +26,9 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'idempotency_keys',
   'sign_in_attempts',
   'relayed_client_update_requests',
+  'pending_verifications',
+  'notes',
+  'gateway_notes',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];

@@ -11,6 +11,15 @@ export function documentMetadataOf(row: DocumentRow): DocumentMetadata {
     documentApproved: row.approved === 1,
     mimeType: row.mime_type,
     fileSize: row.file_size,
+    decision:
+      row.decided_by !== null && row.decided_at !== null
+        ? {
+            approved: row.approved === 1,
+            by: row.decided_by,
+            at: row.decided_at,
+            reason: row.decision_reason,
+          }
+        : null,
   };
 }
 
