@@ -182,7 +182,10 @@ async function openPendingFor(
   const pending = await decisionsRepository(transaction).findPending(id);
   if (!pending) throw new ApiError(404, `No pending decision has the id ${id}.`);
   if (pending.state !== 'pending') {
-    throw new ApiError(409, `This decision was already ${pending.state}; there is nothing to ${verb}.`);
+    throw new ApiError(
+      409,
+      `This decision was already ${pending.state}; there is nothing to ${verb}.`,
+    );
   }
   if (pending.requested_by_account === caller.accountId) {
     throw new ApiError(

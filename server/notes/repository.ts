@@ -36,7 +36,11 @@ export function notesRepository(db: Db, table: NotesTable) {
 
     /** Whether an entity with this id exists (embedded mode; the gateway asks upstream). */
     async entityExists(id: string): Promise<boolean> {
-      const row = await db.selectFrom('entities').select('id').where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('entities')
+        .select('id')
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row !== undefined;
     },
   };

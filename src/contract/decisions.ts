@@ -7,15 +7,17 @@ import { verificationInputSchema, verificationSchema } from './entities.ts';
  * with the create form's verification schema. Its `nextReviewDate` becomes the entity's
  * `kycMetaData.nextKYCReview` and its `verificationStatus` the entity's `kycStatus`.
  */
-export const recordVerificationSchema = z.strictObject({
-  ...verificationInputSchema.shape,
-  // The form records the legal entity's own verification unless it says otherwise.
-  legalEntityVerification: verificationInputSchema.shape.legalEntityVerification.default(true),
-}).refine((outcome) => outcome.nextReviewDate > outcome.verificationDate, {
-  path: ['nextReviewDate'],
-  message: 'The next review date must be after the verification date.',
-  when: (payload) => payload.issues.length === 0,
-});
+export const recordVerificationSchema = z
+  .strictObject({
+    ...verificationInputSchema.shape,
+    // The form records the legal entity's own verification unless it says otherwise.
+    legalEntityVerification: verificationInputSchema.shape.legalEntityVerification.default(true),
+  })
+  .refine((outcome) => outcome.nextReviewDate > outcome.verificationDate, {
+    path: ['nextReviewDate'],
+    message: 'The next review date must be after the verification date.',
+    when: (payload) => payload.issues.length === 0,
+  });
 export type RecordVerificationInput = z.input<typeof recordVerificationSchema>;
 export type RecordVerification = z.infer<typeof recordVerificationSchema>;
 
