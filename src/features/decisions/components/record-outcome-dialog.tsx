@@ -49,17 +49,15 @@ const FORM_FIELDS: Record<string, keyof OutcomeFormValues> = {
 /** The server's schema over the form's strings: issues are the textarea's non-empty lines. */
 const outcomeFormSchema = z
   .custom<OutcomeFormValues>()
-  .transform(
-    ({ issues, verificationStatus, ...values }): RecordVerificationInput => ({
-      ...values,
-      // The schema refuses anything but a KYC status; the Select offers only those.
-      verificationStatus: verificationStatus as RecordVerificationInput['verificationStatus'],
-      verificationIssues: issues
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== ''),
-    }),
-  )
+  .transform(({ issues, verificationStatus, ...values }): RecordVerificationInput => ({
+    ...values,
+    // The schema refuses anything but a KYC status; the Select offers only those.
+    verificationStatus: verificationStatus as RecordVerificationInput['verificationStatus'],
+    verificationIssues: issues
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  }))
   .pipe(recordVerificationSchema);
 
 const resolver = zodResolver(outcomeFormSchema);
@@ -208,16 +206,16 @@ function OutcomeForm({
         </SimpleGrid>
         <Textarea
           label="Business statement"
-          autosize
-          minRows={3}
+          rows={3}
+          resize="vertical"
           {...form.register('businessStatement')}
           error={errors.businessStatement?.message}
         />
         <Textarea
           label="Issues"
           description="One per line; leave empty when there are none"
-          autosize
-          minRows={2}
+          rows={2}
+          resize="vertical"
           {...form.register('issues')}
           error={errors.issues?.message}
         />

@@ -135,7 +135,7 @@ function PendingDecision({
           {isAuthor ? 'Waiting for a second reviewer' : 'A decision needs your confirmation'}
         </Text>
       </Group>
-      <Text size="sm">
+      <Text size="sm" component="div">
         <StatusBadge status={verification.verificationStatus} /> recorded by{' '}
         <Text span fw={600}>
           {pending.requestedBy}
@@ -157,8 +157,8 @@ function PendingDecision({
           <Textarea
             label="Reason for rejecting"
             required
-            autosize
-            minRows={2}
+            rows={2}
+            resize="vertical"
             value={reason}
             onChange={(event) => {
               setReason(event.currentTarget.value);

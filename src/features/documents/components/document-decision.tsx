@@ -61,8 +61,8 @@ export function DecisionControls({
           <Textarea
             label={`Reason for rejecting ${document.fileName}`}
             required
-            autosize
-            minRows={2}
+            rows={2}
+            resize="vertical"
             value={reason}
             onChange={(event) => {
               setReason(event.currentTarget.value);

@@ -69,9 +69,8 @@ function Composer({ entityId }: { entityId: string }) {
         <Textarea
           label="Add a note"
           description="Visible to every reviewer. Ctrl+Enter (⌘+Enter on a Mac) sends."
-          autosize
-          minRows={2}
-          maxRows={10}
+          rows={2}
+          resize="vertical"
           value={text}
           onChange={(event) => {
             setText(event.currentTarget.value);
