@@ -122,8 +122,9 @@ function OutcomeForm({
     setFailure(null);
     try {
       const recorded = await record.mutateAsync(outcome);
-      notifications.show(
-        recorded.state === 'applied'
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
+        ...(recorded.state === 'applied'
           ? {
               color: 'green',
               title: 'Outcome recorded',
@@ -133,8 +134,8 @@ function OutcomeForm({
               color: 'blue',
               title: 'Waiting for a second reviewer',
               message: 'Another reviewer must confirm this decision before it applies.',
-            },
-      );
+            }),
+      });
       onClose();
     } catch (error) {
       sending.current = false;

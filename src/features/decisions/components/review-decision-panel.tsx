@@ -100,6 +100,7 @@ function PendingDecision({
     try {
       await confirm.mutateAsync(pending.id);
       notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
         color: 'green',
         title: 'Decision confirmed',
         message: `Status ${verification.verificationStatus}; next review ${verification.nextReviewDate}.`,
@@ -118,6 +119,7 @@ function PendingDecision({
     try {
       await reject.mutateAsync({ pendingId: pending.id, reason: reason.trim() });
       notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
         color: 'gray',
         title: 'Decision rejected',
         message: 'The entity stays as it was.',
