@@ -5,12 +5,16 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { sql } from 'kysely';
+import { createAuditTrail } from './audit/audit-trail.ts';
+import { registerAuditRoutes } from './audit/routes.ts';
+import { scheduleAuditRetention } from './audit/retention.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
-import { authenticateCaller } from './auth/authenticate.ts';
 import { callerOf } from './auth/caller.ts';
+import { registerCapabilitiesRoute } from './capabilities/routes.ts';
+import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
-import { auditBinding } from './decisions/audit-binding.ts';
+import { auditOf } from './decisions/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
@@ -80,16 +84,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.addHook('onClose', async () => {
     await db.destroy();
   });
+  const now = options.now ?? (() => new Date());
+  app.decorate('auditTrail', createAuditTrail(db, now));
+  scheduleAuditRetention(app, db, config.auditRetentionDays, now);
 
   if (config.upstream) {
     // Gateway mode (docs/gateway.md): the API is forwarded to the identity service; the database
     // holds only what that service has no endpoints for (client-update configurations, history).
-    await registerGateway(
-      app,
-      { ...config, upstream: config.upstream },
-      options.now ?? (() => new Date()),
-      db,
-    );
+    await registerGateway(app, { ...config, upstream: config.upstream }, now, db);
     await serveConsole(app, config.staticDir);
     return app;
   }
@@ -97,7 +99,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     config,
     db,
     signingKey: await loadSigningKey(config, db),
-    now: options.now ?? (() => new Date()),
+    now,
   };
 
   await app.register(formbody);
@@ -120,6 +122,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   await app.register(
     (api, _options, done) => {
       registerAuthRoutes(api, services);
+      void api.register((authenticated, _scopeOptions, scopeDone) => {
+        authenticated.addHook('onRequest', authenticateCaller(services));
+        registerCapabilitiesRoute(authenticated, config, (request) => {
+          const { username, role } = callerOf(request);
+          return Promise.resolve({ username, role });
+        });
+        scopeDone();
+      });
       done();
     },
     { prefix: '/api' },
@@ -132,7 +142,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
-      const auditOf = auditBinding((request) => callerOf(request).username);
+      registerAuditRoutes(v2, db);
       registerDecisionRoutes(v2, services, { auditOf });
       registerNoteRoutes(v2, services, auditOf);
       done();

@@ -1,7 +1,7 @@
+import { FOUR_EYES_MODES } from '../src/contract/capabilities.ts';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { FOUR_EYES_MODES } from '../src/contract/capabilities.ts';
 import { hostNameSchema } from '../src/contract/client-updates.ts';
 
 const optionalUrl = (name: string, protocols: RegExp) =>
@@ -45,6 +45,9 @@ function isProxyAddress(value: string): boolean {
   const bits = Number(prefix);
   return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
+
+/** Seven years, leap days included. */
+const AUDIT_RETENTION_DEFAULT_DAYS = 2557;
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -128,6 +131,12 @@ const envSchema = z.object({
   FOUR_EYES: z
     .enum(FOUR_EYES_MODES, { error: 'FOUR_EYES must be high, all or off.' })
     .default('high'),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'AUDIT_RETENTION_DAYS must be a whole number of days.' })
+    .int('AUDIT_RETENTION_DAYS must be a whole number of days.')
+    .min(1, 'AUDIT_RETENTION_DAYS must be at least 1.')
+    .max(36_525, 'AUDIT_RETENTION_DAYS must be at most 36525 (a hundred years).')
+    .default(AUDIT_RETENTION_DEFAULT_DAYS),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -151,8 +160,10 @@ export type Config = {
   corsOrigins: string[];
   /** Reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's. */
   trustProxy: string[];
-  /** Accepted outcomes that wait for a second reviewer: High-risk entities, all, or none. */
+  /** Which accepted review outcomes need a second reviewer's confirmation (docs/reviews-decisions.md). */
   fourEyes: (typeof FOUR_EYES_MODES)[number];
+  /** Audit events older than this many days are pruned (docs/audit.md). */
+  auditRetentionDays: number;
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -194,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     fourEyes: e.FOUR_EYES,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     staticDir: path.resolve('dist'),
   };
 }

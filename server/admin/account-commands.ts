@@ -1,7 +1,9 @@
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { generateApiKey, generatePassword, hashApiKey, hashPassword } from '../auth/secrets.ts';
+import { ROLES, roleSchema, type Role } from '../../src/contract/audit.ts';
 import type { Db } from '../db/database.ts';
+import { reviewersRepository } from '../gateway/reviewers-repository.ts';
 import { isUniqueViolation } from '../db/engine.ts';
 
 /** A mistake by the operator: the CLI prints the message as it is and exits 1. */
@@ -18,6 +20,7 @@ const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,100}$/;
 export interface AccountSummary {
   username: string;
   displayName: string;
+  role: Role;
   disabled: boolean;
   createdAt: string;
 }
@@ -26,7 +29,8 @@ export async function createAccountCommand(
   db: Db,
   username: string,
   displayName?: string,
-): Promise<{ username: string; password: string; apiKey: string }> {
+  role: Role = 'reviewer',
+): Promise<{ username: string; role: Role; password: string; apiKey: string }> {
   if (!USERNAME_PATTERN.test(username)) {
     throw new AdminError(
       `"${username}" is not a valid username: use 1 to 100 letters, digits, dots, dashes, underscores or @.`,
@@ -40,7 +44,10 @@ export async function createAccountCommand(
     throw new AdminError(`An account with the username "${username}" already exists.`);
   }
   try {
-    return await createAccount(db, username, name ? { displayName: name } : {});
+    return {
+      ...(await createAccount(db, username, { role, ...(name ? { displayName: name } : {}) })),
+      role,
+    };
   } catch (error) {
     // Another process created the same username between the check and the insert.
     if (isUniqueViolation(error)) {
@@ -88,10 +95,42 @@ export async function listAccountsCommand(db: Db): Promise<{ accounts: AccountSu
     accounts: rows.map((row) => ({
       username: row.username,
       displayName: row.display_name,
+      role: row.role,
       disabled: row.disabled !== 0,
       createdAt: row.created_at,
     })),
   };
+}
+
+/** The operator's word for a role, checked: `reviewer` or `auditor`. */
+export function roleOf(text: string | undefined): Role {
+  const parsed = roleSchema.safeParse(text ?? 'reviewer');
+  if (!parsed.success) {
+    throw new AdminError(`"${text ?? ''}" is not a role: use ${ROLES.join(' or ')}.`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Gives an account a role. In gateway mode the reviewers' accounts live at the identity service,
+ * so the role is kept by username in the gateway's own database.
+ */
+export async function setRoleCommand(
+  db: Db,
+  username: string,
+  role: Role,
+  gateway: boolean,
+): Promise<{ username: string; role: Role }> {
+  if (gateway) {
+    if (!USERNAME_PATTERN.test(username)) {
+      throw new AdminError(`"${username}" is not a valid username.`);
+    }
+    await reviewersRepository(db).setRole(username, role);
+    return { username, role };
+  }
+  const account = await existingAccount(db, username);
+  await accountsRepository(db).setRole(account.id, role);
+  return { username: account.username, role };
 }
 
 async function existingAccount(db: Db, username: string) {

@@ -14,6 +14,7 @@ import { runAdmin } from './run.ts';
 
 const createdSchema = z.strictObject({
   username: z.string(),
+  role: z.enum(['reviewer', 'auditor']),
   password: z.string().min(20),
   apiKey: z.string().startsWith('kyc_'),
 });
@@ -22,6 +23,7 @@ const listSchema = z.strictObject({
     z.strictObject({
       username: z.string(),
       displayName: z.string(),
+      role: z.enum(['reviewer', 'auditor']),
       disabled: z.boolean(),
       createdAt: z.iso.datetime(),
     }),

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
@@ -10,8 +11,13 @@ import {
   listAccountsCommand,
   resetApiKeyCommand,
   resetPasswordCommand,
+  roleOf,
+  setRoleCommand,
   type AccountSummary,
 } from './account-commands.ts';
+import { createAuditTrail } from '../audit/audit-trail.ts';
+import { pruneAuditEvents } from '../audit/retention.ts';
+import { verifyAuditChain, type Verification } from '../audit/verify.ts';
 import {
   listClientConfigsCommand,
   removeClientConfigCommand,
@@ -34,6 +40,7 @@ interface Invocation {
   subject: string | undefined;
   message: string | undefined;
   description: string | undefined;
+  role: string | undefined;
   json: boolean;
 }
 
@@ -48,7 +55,15 @@ interface CommandSpec {
   usage: string;
   summary: string;
   /** What the positional argument is, in the error that says it is missing. */
-  takes: 'a username' | 'a file name' | 'a PostgreSQL URL' | 'a configId' | undefined;
+  takes:
+    | 'a username'
+    | 'a username and a role'
+    | 'a file name'
+    | 'a PostgreSQL URL'
+    | 'a configId'
+    | undefined;
+  /** Exit 1 with this result (audit:verify finding a broken chain). */
+  failed?: (result: object) => boolean;
   /** The result (printed as JSON with --json) and its lines of plain text. */
   execute(
     context: CommandContext,
@@ -62,10 +77,12 @@ function command<R extends object>(spec: {
   takes: CommandSpec['takes'];
   run: (context: CommandContext, invocation: Invocation) => Promise<R>;
   text: (result: R) => string[];
+  failed?: (result: R) => boolean;
 }): CommandSpec {
-  const { run, text, ...rest } = spec;
+  const { run, text, failed: _failed, ...rest } = spec;
   return {
     ...rest,
+    failed: spec.failed as CommandSpec['failed'],
     async execute(context, invocation) {
       const result = await run(context, invocation);
       return { result, lines: text(result) };
@@ -84,13 +101,13 @@ const ONCE = 'Shown only this once: store it safely now.';
 
 const COMMANDS: Record<string, CommandSpec> = {
   'account:create': command({
-    usage: 'account:create <username> [--name "Display Name"]',
+    usage: 'account:create <username> [--name "Display Name"] [--role reviewer|auditor]',
     summary: 'Create an account; prints its password and API key once.',
     takes: 'a username',
-    run: async (context, { argument, displayName }) =>
-      createAccountCommand(await context.db(), argument, displayName),
-    text: (result: { username: string; password: string; apiKey: string }) => [
-      `Created the account "${result.username}".`,
+    run: async (context, { argument, displayName, role }) =>
+      createAccountCommand(await context.db(), argument, displayName, roleOf(role)),
+    text: (result: { username: string; role: string; password: string; apiKey: string }) => [
+      `Created the account "${result.username}" (${result.role}).`,
       `Password: ${result.password}`,
       `API key:  ${result.apiKey}`,
       'Both are shown only this once: store them safely now.',
@@ -125,6 +142,21 @@ const COMMANDS: Record<string, CommandSpec> = {
       `Disabled the account "${result.username}": its tokens and API key no longer work.`,
     ],
   }),
+  'account:set-role': command({
+    usage: 'account:set-role <username> <reviewer|auditor>',
+    summary: 'Give an account a role; auditors may read the whole audit log.',
+    takes: 'a username and a role',
+    run: async (context, { argument, role }) =>
+      setRoleCommand(
+        await context.db(),
+        argument,
+        roleOf(role),
+        context.config.upstream !== undefined,
+      ),
+    text: (result: { username: string; role: string }) => [
+      `"${result.username}" is now ${result.role === 'auditor' ? 'an auditor' : 'a reviewer'}.`,
+    ],
+  }),
   'account:list': command({
     usage: 'account:list',
     summary: 'List the accounts.',
@@ -135,7 +167,7 @@ const COMMANDS: Record<string, CommandSpec> = {
         ? ['No accounts yet. Create one with: npm run admin -- account:create <username>']
         : result.accounts.map(
             (account) =>
-              `${account.username}\t${account.displayName}\t${account.disabled ? 'disabled' : 'active'}\t${account.createdAt}`,
+              `${account.username}\t${account.displayName}\t${account.role}\t${account.disabled ? 'disabled' : 'active'}\t${account.createdAt}`,
           ),
   }),
   'client-config:set': command({
@@ -176,6 +208,37 @@ const COMMANDS: Record<string, CommandSpec> = {
         : result.configs.map(
             (config) => `${String(config.configId)}\t${config.name}\t${config.defaultSubject}`,
           ),
+  }),
+  'audit:verify': command({
+    usage: 'audit:verify',
+    summary: "Check the audit trail's hash chain; exit 1 naming the first broken event.",
+    takes: undefined,
+    run: async (context) => verifyAuditChain(await context.db()),
+    failed: (result: Verification) => !result.intact,
+    text: (result: Verification) =>
+      result.intact
+        ? [
+            `The audit trail is intact: ${String(result.events)} events verified.`,
+            result.head
+              ? `Newest event: ${String(result.head.seq)}, hash ${result.head.hash} (keep it elsewhere to detect a rewrite).`
+              : 'No events yet.',
+          ]
+        : [
+            `The audit trail is broken at event ${String(result.broken.seq)} (${result.broken.id}): ${result.broken.reason}.`,
+            `${String(result.events)} events before it verified.`,
+          ],
+  }),
+  'audit:prune': command({
+    usage: 'audit:prune',
+    summary: 'Delete audit events older than AUDIT_RETENTION_DAYS (the server also does daily).',
+    takes: undefined,
+    run: async ({ config, now, ...context }) =>
+      pruneAuditEvents(await context.db(), config.auditRetentionDays, now()),
+    text: (result: { pruned: number; through: number | null }) => [
+      result.through === null
+        ? 'No audit events are older than the retention period.'
+        : `Deleted ${String(result.pruned)} audit events, through event ${String(result.through)}; the chain now starts after it.`,
+    ],
   }),
   'db:backup': command({
     usage: 'db:backup <file>',
@@ -276,12 +339,13 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       now: () => new Date(),
     };
     const { result, lines } = await spec.execute(context, invocation);
+    await recordAdminEvent(context, invocation, spec);
     io.stdout(
       invocation.json
         ? `${JSON.stringify(result)}\n`
         : `${[...lines, `(${databaseLabel(config)})`].join('\n')}\n`,
     );
-    return 0;
+    return spec.failed?.(result) ? 1 : 0;
   } catch (error) {
     io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
@@ -304,6 +368,7 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
         subject: { type: 'string' },
         message: { type: 'string' },
         description: { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (error) {
@@ -311,7 +376,10 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
     throw new AdminError(`${detail.replace(/\.$/, '')}. Run npm run admin -- --help for usage.`);
   }
   const { values, positionals } = parsed;
-  const [command, argument, ...extra] = positionals;
+  const [command, argument, ...rest] = positionals;
+  // account:set-role takes its role as a second word; --role says the same.
+  const roleWord = command === 'account:set-role' ? rest.shift() : undefined;
+  const extra = rest;
   if (values.help || command === undefined || command === 'help') return 'help';
   const spec = COMMANDS[command];
   if (!spec) {
@@ -335,6 +403,14 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
   ) {
     throw new AdminError(`--name applies only to account:create and client-config:set.`);
   }
+  if (values.role !== undefined && command !== 'account:create') {
+    throw new AdminError(
+      '--role applies only to account:create; use account:set-role <username> <role>.',
+    );
+  }
+  if (command === 'account:set-role' && roleWord === undefined) {
+    throw new AdminError(`account:set-role needs a role: npm run admin -- ${spec.usage}`);
+  }
   for (const option of ['subject', 'message', 'description'] as const) {
     if (values[option] !== undefined && command !== 'client-config:set') {
       throw new AdminError(`--${option} applies only to client-config:set.`);
@@ -347,6 +423,7 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
     subject: values.subject,
     message: values.message,
     description: values.description,
+    role: values.role ?? roleWord,
     json: values.json ?? false,
   };
 }
@@ -356,4 +433,28 @@ function databaseLabel(config: Config): string {
   if (config.databaseUrl === undefined) return `database in ${config.dataDir}`;
   const url = new URL(config.databaseUrl);
   return `PostgreSQL database ${url.pathname.slice(1)} on ${url.host}`;
+}
+
+/**
+ * Every command that ran is an audit event (`account.create`, `db.backup`, …) by `admin-cli`,
+ * with the operating-system user; a PostgreSQL URL is recorded without its password.
+ */
+async function recordAdminEvent(
+  context: CommandContext,
+  invocation: Invocation,
+  spec: CommandSpec,
+): Promise<void> {
+  const target =
+    spec.takes === 'a PostgreSQL URL'
+      ? databaseLabel({ ...context.config, databaseUrl: invocation.argument })
+      : invocation.argument;
+  await createAuditTrail(await context.db(), context.now).record({
+    actor: 'admin-cli',
+    action: invocation.command.replace(':', '.'),
+    detail: {
+      osUser: os.userInfo().username,
+      ...(target ? { target } : {}),
+      ...(invocation.role ? { role: invocation.role } : {}),
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Role } from '../../src/contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import type { AccountRow } from '../db/schema.ts';
 
@@ -11,6 +12,7 @@ export function accountsRepository(db: Db) {
       passwordHash: string;
       apiKeyHash: string;
       createdAt: string;
+      role?: Role;
     }) {
       const id = crypto.randomUUID();
       await db
@@ -23,6 +25,7 @@ export function accountsRepository(db: Db) {
           api_key_hash: account.apiKeyHash,
           disabled: 0,
           created_at: account.createdAt,
+          role: account.role ?? 'reviewer',
         })
         .execute();
       return id;
@@ -50,6 +53,10 @@ export function accountsRepository(db: Db) {
 
     list(): Promise<AccountRow[]> {
       return db.selectFrom('accounts').selectAll().orderBy('username').execute();
+    },
+
+    async setRole(id: string, role: Role) {
+      await db.updateTable('accounts').set({ role }).where('id', '=', id).execute();
     },
 
     /** New password; every token issued before stops working. */

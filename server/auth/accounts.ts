@@ -1,3 +1,4 @@
+import type { Role } from '../../src/contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import { accountsRepository } from './accounts-repository.ts';
 import { generateApiKey, generatePassword, hashApiKey, hashPassword } from './secrets.ts';
@@ -6,7 +7,7 @@ import { generateApiKey, generatePassword, hashApiKey, hashPassword } from './se
 export async function createAccount(
   db: Db,
   username: string,
-  options: { displayName?: string; password?: string } = {},
+  options: { displayName?: string; password?: string; role?: Role } = {},
 ) {
   const password = options.password ?? generatePassword();
   const apiKey = generateApiKey();
@@ -16,6 +17,7 @@ export async function createAccount(
     passwordHash: await hashPassword(password),
     apiKeyHash: hashApiKey(apiKey),
     createdAt: new Date().toISOString(),
+    role: options.role ?? 'reviewer',
   });
   return { username, password, apiKey };
 }

@@ -23,7 +23,13 @@ export function authenticateCaller(services: AppServices): onRequestAsyncHookHan
     if (token) {
       const verified = await verifyToken(services, token);
       if (!verified) throw new ApiError(401, 'The token is invalid or has expired. Sign in again.');
-      return { accountId: verified.account.id, username: verified.account.username, via: 'token' };
+      const { account } = verified;
+      return {
+        accountId: account.id,
+        username: account.username,
+        role: account.role,
+        via: 'token',
+      };
     }
     const apiKey = request.headers['x-api-key'];
     if (typeof apiKey === 'string' && apiKey !== '') {
@@ -37,7 +43,12 @@ export function authenticateCaller(services: AppServices): onRequestAsyncHookHan
       ) {
         throw new ApiError(401, 'The API key is invalid.');
       }
-      return { accountId: account.id, username: account.username, via: 'apiKey' };
+      return {
+        accountId: account.id,
+        username: account.username,
+        role: account.role,
+        via: 'apiKey',
+      };
     }
     throw new ApiError(401, 'Authentication required: send a Bearer token or an X-API-Key header.');
   }

@@ -5,6 +5,7 @@ import {
   tokenResponseSchema,
   tokenValidResponseSchema,
 } from '../../src/contract/auth.ts';
+import { requestPartOf } from '../audit/audit-trail.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
@@ -67,7 +68,16 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
           address: request.ip,
           deviceNonce: deviceNonceOf(request, body.Username),
         });
+        // The name as typed: a failed attempt's actor is whoever was claimed.
+        const signInEvent = { ...requestPartOf(request), actor: body.Username };
+        const audit = request.server.auditTrail;
         if (!start.allowed) {
+          await audit.record({
+            ...signInEvent,
+            action: 'auth.sign-in-failed',
+            outcome: 'denied',
+            detail: { reason: 'too-many-attempts' },
+          });
           throw new ApiError(
             429,
             `Too many failed sign-ins. Try again in ${start.retryAfterSeconds} seconds.`,
@@ -82,9 +92,11 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
         );
         if (!account || account.disabled || !passwordMatches) {
           await limiter.failed(start.attemptId);
+          await audit.record({ ...signInEvent, action: 'auth.sign-in-failed', outcome: 'failure' });
           throw new ApiError(401, INVALID_CREDENTIALS);
         }
         await limiter.succeeded(start.attemptId);
+        await audit.record({ ...signInEvent, actor: account.username, action: 'auth.sign-in' });
         setDeviceCookie(reply, account.username);
         reply.header('Cache-Control', 'no-store');
         return issueToken(services, account);

@@ -99,6 +99,10 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
           description: 'The e-mail was handed to the mail server (or written to the outbox)',
         },
         errors: [400, 404, 409, 413, 415, 502],
+        audit: {
+          action: 'client-update.request',
+          targetOf: ({ params }) => ({ entityId: params.id }),
+        },
       },
       ({ params, body, request }) =>
         service.requestUpdate(params.id, body, {

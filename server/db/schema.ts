@@ -118,6 +118,7 @@ export interface AccountTable {
   api_key_hash: string | null;
   disabled: number;
   created_at: string;
+  role: Generated<'reviewer' | 'auditor'>;
 }
 
 /** Issued JWTs by `jti`: a reset password or disabled account deletes its rows. */
@@ -188,6 +189,33 @@ export interface SignInAttemptTable {
   state: 'pending' | 'failed';
 }
 
+/** One audit event; `hash` = SHA-256 of its canonical form, which includes `prev_hash` and `seq`. */
+export interface AuditEventTable {
+  seq: number;
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  entity_id: string | null;
+  document_id: string | null;
+  outcome: string;
+  request_id: string | null;
+  client_address: string | null;
+  /** Canonical JSON (sorted keys) of the event's detail object. */
+  detail: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** Retention deleted every event up to `through_seq`, the last of which hashed to `hash`. */
+export interface AuditAnchorTable {
+  id: number;
+  through_seq: number;
+  hash: string;
+  pruned_at: string;
+  pruned_count: number;
+}
+
 /** A review outcome held until a second reviewer confirms or rejects it (four-eyes). */
 export interface PendingVerificationTable {
   id: string;
@@ -231,6 +259,12 @@ export interface Database {
   relayed_client_update_requests: RelayedClientUpdateTable;
   app_settings: { key: string; value: string };
   sign_in_attempts: SignInAttemptTable;
+  audit_events: AuditEventTable;
+  audit_anchor: AuditAnchorTable;
+  /** Gateway mode: which reviewer signed in for the token with this SHA-256, until when (ms). */
+  gateway_sessions: { token_hash: string; username: string; expires_at: number };
+  /** Gateway mode: roles of reviewers who sign in at the identity service (default reviewer). */
+  gateway_roles: { username: string; role: 'reviewer' | 'auditor' };
   pending_verifications: PendingVerificationTable;
   notes: NoteTable;
   gateway_notes: NoteTable;

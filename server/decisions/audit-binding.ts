@@ -1,26 +1,19 @@
 import type { FastifyRequest } from 'fastify';
+import { requestPartOf } from '../audit/audit-trail.ts';
 import type { AuditInTransaction } from './service.ts';
 
 /**
- * The one seam between decisions and notes and the audit trail: every change calls the binding
- * inside its transaction with its event (decisions.md action names); `actorOf` names the reviewer
- * (the account in embedded mode, the JWT's name through the gateway). Until the trail exists the
- * event goes to the request log, without free text.
+ * The one seam between decisions and notes and the audit trail: every change appends its event
+ * (decisions.md action names) inside its own transaction, so both commit or neither. The actor is
+ * the account, or in gateway mode the reviewer bound to the caller's token.
  */
-export function auditBinding(actorOf: (request: FastifyRequest) => string) {
-  return (request: FastifyRequest, action: string): AuditInTransaction =>
-    (_transaction, event) => {
-      request.log.info(
-        {
-          audit: {
-            action,
-            actor: actorOf(request),
-            entityId: event.entityId,
-            documentId: event.documentId ?? null,
-          },
-        },
-        'audit event',
-      );
-      return Promise.resolve();
-    };
+export function auditOf(request: FastifyRequest, action: string): AuditInTransaction {
+  return (transaction, event) =>
+    request.server.auditTrail.recordIn(transaction, {
+      ...requestPartOf(request),
+      action,
+      entityId: event.entityId,
+      documentId: event.documentId ?? null,
+      detail: event.detail,
+    });
 }

@@ -207,6 +207,19 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
         .data,
     ).toEqual([]);
 
+    // Both decisions are in the entity's audit trail, each under its own reviewer.
+    const events = (
+      (await server.request(`/api/v2/entities/${id}/audit-events`)).body as {
+        data: { action: string; actor: string }[];
+      }
+    ).data.map((event) => `${event.action} ${event.actor}`);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        `verification.record ${server.account.username}`,
+        `verification.confirm ${other.username}`,
+      ]),
+    );
+
     expect((await other.request(confirmPath, { method: 'POST' })).status).toBe(409);
     expect(
       (await other.request('/api/v2/pending-verifications/no-such-decision/confirm', json({})))

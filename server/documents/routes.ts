@@ -32,6 +32,7 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
         description: 'Document metadata',
       },
       errors: [404],
+      audit: { action: 'document.list', targetOf: ({ params }) => ({ entityId: params.id }) },
     },
     async ({ params }) => {
       if (!(await entities.findEntity(params.id))) {
@@ -57,10 +58,16 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
         description: 'The document with its bytes',
       },
       errors: [404],
+      audit: { action: 'document.view', targetOf: ({ params }) => ({ documentId: params.id }) },
     },
-    async ({ params, reply }) => {
+    async ({ params, reply, audit }) => {
       const document = await documents.findStored(params.id);
       if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
+      // Before the first byte leaves: a download that cannot be recorded does not happen.
+      await audit.record({
+        entityId: document.entity_id,
+        detail: { fileName: document.file_name },
+      });
       const { stream, contentLength } = documentEnvelopeStream(documentDetailFieldsOf(document), {
         length: document.storedBytes,
         chunkCount: document.chunkCount,

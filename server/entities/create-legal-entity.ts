@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
+import type { Db } from '../db/database.ts';
 import type { EntityInput, VerificationRow } from '../db/schema.ts';
 import { mimeTypeOf } from '../documents/mime-type.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
@@ -169,6 +170,8 @@ export async function createLegalEntity(
   services: AppServices,
   input: LegalEntityCreate,
   idempotency: Idempotency | undefined,
+  /** Runs in the creating transaction: the audit event commits with the entity or not at all. */
+  beforeCommit?: (transaction: Db, entity: LegalEntity) => Promise<void>,
 ): Promise<CreateOutcome> {
   const { records, documents } = recordsOf(input, services.now());
   return entitiesRepository(services.db).inTransaction(async (transaction) => {
@@ -216,6 +219,7 @@ export async function createLegalEntity(
         created_at: records.entity.created_at,
       });
     }
+    await beforeCommit?.(transaction, entity);
     return { kind: 'created', entity };
   });
 }

@@ -84,6 +84,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       tag: 'Entities',
       auth: 'caller',
       query: entityListQuerySchema,
+      audit: { action: 'entity.list', targetOf: ({ query }) => ({ detail: { query } }) },
       response: {
         status: 200,
         schema: entityListResponseSchema,
@@ -107,6 +108,10 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       tag: 'Entities',
       auth: 'caller',
       query: legalEntitySearchQuerySchema,
+      audit: {
+        action: 'entity.search',
+        targetOf: ({ query }) => ({ detail: { collection: 'legal-entities', query } }),
+      },
       response: {
         status: 200,
         schema: searchResponseSchema,
@@ -131,6 +136,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       tag: 'Entities',
       auth: 'caller',
       params: idParamsSchema,
+      audit: { action: 'entity.view', targetOf: ({ params }) => ({ entityId: params.id }) },
       response: { status: 200, schema: legalEntityResponseSchema, description: 'The legal entity' },
       errors: [404],
     },
@@ -149,6 +155,10 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       tag: 'Entities',
       auth: 'caller',
       query: naturalPersonSearchQuerySchema,
+      audit: {
+        action: 'entity.search',
+        targetOf: ({ query }) => ({ detail: { collection: 'natural-persons', query } }),
+      },
       response: {
         status: 200,
         schema: searchResponseSchema,
@@ -173,6 +183,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       tag: 'Entities',
       auth: 'caller',
       params: idParamsSchema,
+      audit: { action: 'entity.view', targetOf: ({ params }) => ({ entityId: params.id }) },
       response: {
         status: 200,
         schema: naturalPersonResponseSchema,
@@ -200,6 +211,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         auth: 'caller',
         body: legalEntityCreateSchema,
         bodyLimit: CREATE_BODY_LIMIT,
+        audit: { action: 'entity.create' },
         response: {
           status: CREATED_STATUS,
           schema: legalEntityResponseSchema,
@@ -207,7 +219,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         },
         errors: [400, 409, 413, 415, 422],
       },
-      async ({ body, request, reply }) => {
+      async ({ body, request, reply, audit }) => {
         const key = idempotencyKeyOf(request);
         const outcome = await createLegalEntity(
           services,
@@ -219,8 +231,17 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
                 key,
                 requestHash: requestHashOf(request.body),
               },
+          (transaction, entity) =>
+            audit.record(
+              {
+                entityId: entity.id,
+                detail: { companyName: entity.corporateInformation.companyName },
+              },
+              transaction,
+            ),
         );
         if (outcome.kind === 'created') return outcome.entity;
+        await audit.record({ detail: { idempotentReplay: true } });
         await reply
           .code(outcome.statusCode)
           .header('Idempotent-Replayed', 'true')

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
-import { auditBinding } from '../decisions/audit-binding.ts';
+import { auditOf } from '../decisions/audit-binding.ts';
 import type { Database } from '../db/schema.ts';
 import { registerDocumentRoutes } from '../documents/routes.ts';
 import { registerEntityRoutes } from '../entities/routes.ts';
@@ -40,11 +40,7 @@ export async function declareApiRoutesForDocument(config: Config): Promise<void>
         registerDocumentRoutes(v2, services);
         registerClientUpdateRoutes(v2, services);
         // The gateway keeps notes itself (local-notes.ts); decisions it does not offer.
-        registerNoteRoutes(
-          v2,
-          services,
-          auditBinding(() => 'unused'),
-        );
+        registerNoteRoutes(v2, services, auditOf);
         done();
       },
       { prefix: '/api/v2' },

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { z } from 'zod';
 import { tokenResponseSchema, tokenValidResponseSchema } from '../../src/contract/auth.ts';
 import { serviceErrorEnvelopeSchema } from '../../src/contract/common.ts';
@@ -26,12 +29,16 @@ let gateway: App;
 let gatewayUrl: string;
 let token: string;
 
+let dataDir: string;
+
 beforeAll(async () => {
   replay = await startReplayUpstream();
+  // The gateway keeps its own records (client updates, audit trail) in a database of its own.
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-replay-'));
   gateway = await createApp(
     {
       ...loadConfig({
-        DATA_DIR: '/nonexistent/kyc-desk-gateway-needs-no-data-dir',
+        DATA_DIR: dataDir,
         LOG_LEVEL: 'silent',
         KYC_UPSTREAM_URL: replay.url,
         KYC_UPSTREAM_API_KEY: replay.apiKey,
@@ -53,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await replay.close();
+  await fs.rm(dataDir, { recursive: true, force: true });
 });
 
 async function read<T extends z.ZodType>(

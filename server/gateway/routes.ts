@@ -10,8 +10,8 @@ import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
-import { auditBinding } from '../decisions/audit-binding.ts';
-import { registerLocalClientUpdates, requesterOf } from './local-client-updates.ts';
+import { auditOf } from '../decisions/audit-binding.ts';
+import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
@@ -218,7 +218,7 @@ function registerGatewayRoutes(
     client,
     redactor,
     requireValidToken: requireCallerToken,
-    auditOf: auditBinding(requesterOf),
+    auditOf,
     now,
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { parseOrThrow } from './errors.ts';
+import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
+import type { Db } from '../db/database.ts';
+import { ApiError, parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,6 +30,30 @@ export interface RouteSpec<
   /** The route answers a bare object instead of the envelope (the token endpoints do). */
   bare?: boolean;
   bodyLimit?: number;
+  /**
+   * The audit event every call makes (docs/audit.md): written after the handler and before the
+   * answer, unless the handler wrote it itself (`context.audit.record`); a failed call is
+   * recorded with its status.
+   */
+  audit?: AuditSpec<z.infer<Q>, z.infer<P>>;
+}
+
+/** What a route records: its action, and what the request is about. */
+export interface AuditSpec<Q = unknown, P = unknown> {
+  action: string;
+  targetOf?: (request: { query: Q; params: P }) => {
+    entityId?: string;
+    documentId?: string;
+    detail?: Record<string, unknown>;
+  };
+}
+
+/** Writes the route's audit event from inside a handler (before streaming, or in a transaction). */
+export interface RouteAudit {
+  record(
+    extra?: Pick<AuditEventInput, 'entityId' | 'documentId' | 'detail'>,
+    transaction?: Db,
+  ): Promise<void>;
 }
 
 export interface RouteContext<Q, P, B> {
@@ -36,6 +62,7 @@ export interface RouteContext<Q, P, B> {
   body: B;
   request: FastifyRequest;
   reply: FastifyReply;
+  audit: RouteAudit;
 }
 
 export interface RegisteredRoute {
@@ -76,18 +103,43 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     url: spec.url,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     handler: async (request, reply) => {
-      const context = {
-        query: parseOrThrow(spec.query ?? noQuerySchema, request.query, 'parameter') as z.infer<Q>,
-        params: (spec.params
-          ? parseOrThrow(spec.params, request.params, 'path parameter')
-          : {}) as z.infer<P>,
-        body: (spec.body
-          ? parseOrThrow(spec.body, request.body ?? {}, 'field')
-          : undefined) as z.infer<B>,
-        request,
-        reply,
+      const auditEvent = auditEventOf(spec, request);
+      const written = { recorded: false };
+      const audit: RouteAudit = {
+        async record(extra = {}, transaction) {
+          if (!auditEvent) throw new Error(`${path} declares no audit event`);
+          const event = { ...auditEvent, ...extra };
+          const trail = request.server.auditTrail;
+          if (transaction) await trail.recordIn(transaction, event);
+          else await trail.record(event);
+          written.recorded = true;
+        },
       };
-      const data = await handler(context);
+      let data: R;
+      try {
+        const context = {
+          query: parseOrThrow(
+            spec.query ?? noQuerySchema,
+            request.query,
+            'parameter',
+          ) as z.infer<Q>,
+          params: (spec.params
+            ? parseOrThrow(spec.params, request.params, 'path parameter')
+            : {}) as z.infer<P>,
+          body: (spec.body
+            ? parseOrThrow(spec.body, request.body ?? {}, 'field')
+            : undefined) as z.infer<B>,
+          request,
+          reply,
+          audit,
+        };
+        if (auditEvent) Object.assign(auditEvent, spec.audit?.targetOf?.(context));
+        data = await handler(context);
+        if (auditEvent && !written.recorded) await audit.record();
+      } catch (error) {
+        if (auditEvent && !written.recorded) await recordRefusal(request, auditEvent, error);
+        throw error;
+      }
       if (reply.sent) return reply;
       reply.code(spec.response.status);
       return spec.bare
@@ -95,4 +147,23 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
         : { code: spec.response.status, status: 'success', message: '', data };
     },
   });
+}
+
+function auditEventOf(spec: RouteSpec, request: FastifyRequest): AuditEventInput | undefined {
+  if (!spec.audit) return undefined;
+  return { ...requestPartOf(request), action: spec.audit.action };
+}
+
+/** A refused call is recorded too (never instead of its answer: a failing write is only logged). */
+async function recordRefusal(request: FastifyRequest, event: AuditEventInput, error: unknown) {
+  const status = error instanceof ApiError ? error.statusCode : 500;
+  try {
+    await request.server.auditTrail.record({
+      ...event,
+      outcome: status === 401 || status === 403 ? 'denied' : 'failure',
+      detail: { ...event.detail, status },
+    });
+  } catch (auditError) {
+    request.log.error({ err: auditError }, 'audit event of a failed request not written');
+  }
 }

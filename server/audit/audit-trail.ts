@@ -1,0 +1,92 @@
+import crypto from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AUDIT_OUTCOMES } from '../../src/contract/audit.ts';
+import type { Db } from '../db/database.ts';
+import { canonicalJson, hashOfEvent } from './chain.ts';
+import { auditRepository, type AuditEventRow } from './repository.ts';
+
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** One event as its writer describes it; the trail adds id, time, order and hashes. */
+export interface AuditEventInput {
+  actor: string;
+  action: string;
+  entityId?: string | null;
+  documentId?: string | null;
+  outcome?: AuditOutcome;
+  requestId?: string | null;
+  clientAddress?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * The append-only, hash-chained audit trail (docs/audit.md). Appends run in a write transaction,
+ * which on both engines admits one writer at a time, so each event chains to the one before it.
+ */
+export function createAuditTrail(db: Db, now: () => Date) {
+  async function appendIn(trx: Db, events: readonly AuditEventInput[]): Promise<void> {
+    const repository = auditRepository(trx);
+    let head = await repository.head();
+    const at = now().toISOString();
+    const rows: AuditEventRow[] = events.map((event) => {
+      const unhashed = {
+        seq: head.seq + 1,
+        id: crypto.randomUUID(),
+        at,
+        actor: event.actor,
+        action: event.action,
+        entity_id: event.entityId ?? null,
+        document_id: event.documentId ?? null,
+        outcome: event.outcome ?? 'success',
+        request_id: event.requestId ?? null,
+        client_address: event.clientAddress ?? null,
+        detail: canonicalJson(event.detail ?? {}),
+        prev_hash: head.hash,
+      };
+      const row = { ...unhashed, hash: hashOfEvent(unhashed) };
+      head = { seq: row.seq, hash: row.hash };
+      return row;
+    });
+    await repository.insert(rows);
+  }
+
+  return {
+    /** Appends in a transaction of its own; throws (so the request fails) when it cannot. */
+    record(event: AuditEventInput): Promise<void> {
+      return db.transaction().execute((trx) => appendIn(trx, [event]));
+    },
+    /** Appends inside the caller's transaction, so the event and the change commit together. */
+    recordIn(trx: Db, event: AuditEventInput): Promise<void> {
+      return appendIn(trx, [event]);
+    },
+    /** Many events at once (bulk tests and benchmarks). */
+    recordMany(events: readonly AuditEventInput[]): Promise<void> {
+      return db.transaction().execute((trx) => appendIn(trx, events));
+    },
+  };
+}
+
+export type AuditTrail = ReturnType<typeof createAuditTrail>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set once on the root instance by createApp, in both modes. */
+    auditTrail: AuditTrail;
+  }
+  interface FastifyRequest {
+    /** Gateway mode: the reviewer bound to the caller's token at sign-in. */
+    reviewer?: string;
+  }
+}
+
+/** Who is acting: the signed-in account, the gateway's reviewer, else `anonymous`. */
+export function actorOf(request: FastifyRequest): string {
+  return request.caller?.username ?? request.reviewer ?? 'anonymous';
+}
+
+/** The fields of an event that come from the request itself. */
+export function requestPartOf(
+  request: FastifyRequest,
+): Pick<AuditEventInput, 'actor' | 'requestId' | 'clientAddress'> {
+  return { actor: actorOf(request), requestId: request.id, clientAddress: request.ip };
+}

@@ -1,0 +1,177 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import {
+  auditEventPageSchema,
+  auditLogQuerySchema,
+  entityAuditQuerySchema,
+  type AuditEvent,
+  type AuditFilter,
+} from '../../src/contract/audit.ts';
+import { requireRole } from '../auth/caller.ts';
+import type { Db } from '../db/database.ts';
+import { idParamsSchema } from '../entities/routes.ts';
+import { ApiError } from '../http/errors.ts';
+import { defineRoute } from '../http/route.ts';
+import { auditRepository, type AuditEventRow, type AuditPageQuery } from './repository.ts';
+
+const TAG = 'Audit trail';
+const CSV_ROWS_PER_READ = 1000;
+const CSV_COLUMNS = [
+  'id',
+  'at',
+  'actor',
+  'action',
+  'entityId',
+  'documentId',
+  'outcome',
+  'requestId',
+  'clientAddress',
+  'detail',
+] as const;
+
+export function auditEventOf(row: AuditEventRow): AuditEvent {
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    entityId: row.entity_id,
+    documentId: row.document_id,
+    outcome: row.outcome,
+    requestId: row.request_id,
+    clientAddress: row.client_address,
+    detail: JSON.parse(row.detail) as Record<string, unknown>,
+  };
+}
+
+/** The cursor is the position of the last event of the page before, opaque to clients. */
+function cursorOf(seq: number): string {
+  return Buffer.from(`seq:${String(seq)}`).toString('base64url');
+}
+
+function seqOfCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match?.[1]) {
+    throw new ApiError(400, 'cursor is not one this server gave out: start again without it.', [
+      { field: 'cursor', message: 'Unknown cursor.' },
+    ]);
+  }
+  return Number(match[1]);
+}
+
+async function pageOf(db: Db, query: AuditPageQuery) {
+  const rows = await auditRepository(db).page({ ...query, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    code: 200,
+    status: 'success' as const,
+    message: '',
+    data: page.map(auditEventOf),
+    nextCursor: rows.length > query.limit && last ? cursorOf(last.seq) : null,
+  };
+}
+
+/** A CSV cell: quoted when needed, and a leading = + - @ made inert for spreadsheets. */
+function csvCell(value: unknown): string {
+  const text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+  const inert = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(inert) ? `"${inert.replaceAll('"', '""')}"` : inert;
+}
+
+/** The whole filtered set, newest first, read a thousand rows at a time: memory stays flat. */
+async function* csvLines(db: Db, filter: AuditFilter): AsyncGenerator<string> {
+  yield `${CSV_COLUMNS.join(',')}\r\n`;
+  const repository = auditRepository(db);
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const rows = await repository.page({ ...filter, beforeSeq, limit: CSV_ROWS_PER_READ });
+    if (rows.length === 0) return;
+    yield rows
+      .map((row) => {
+        const event = auditEventOf(row);
+        return `${CSV_COLUMNS.map((column) => csvCell(event[column])).join(',')}\r\n`;
+      })
+      .join('');
+    if (rows.length < CSV_ROWS_PER_READ) return;
+    beforeSeq = rows.at(-1)?.seq;
+  }
+}
+
+export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/audit-events',
+      summary: 'Read or export the audit trail (auditors only)',
+      description:
+        'Every recorded event, newest first, filtered by actor, action, entityId and a range of days (`from`, `to`, UTC, inclusive). Paged with `limit` (1–500, default 100) and `cursor` (the `nextCursor` of the page before). `format=csv` streams the whole filtered set as CSV instead (the paging parameters do not apply). Accounts without the auditor role: 403.',
+      tag: TAG,
+      auth: 'caller',
+      query: auditLogQuerySchema,
+      response: {
+        status: 200,
+        schema: auditEventPageSchema,
+        description: 'One page of events; with format=csv, text/csv',
+      },
+      errors: [400, 403],
+      audit: {
+        action: 'audit.read',
+        targetOf: ({ query }) => ({ detail: { query } }),
+      },
+    },
+    async ({ query, request, reply, audit }) => {
+      requireRole(request, 'auditor');
+      const { limit, cursor, format, ...filter } = query;
+      const beforeSeq = seqOfCursor(cursor);
+      if (format === 'csv') {
+        await audit.record({ detail: { format, filter } });
+        const day = new Date().toISOString().slice(0, 10);
+        await reply
+          .code(200)
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="audit-events-${day}.csv"`)
+          .header('Cache-Control', 'no-store')
+          .send(Readable.from(csvLines(db, filter)));
+        return undefined;
+      }
+      await reply.code(200).send(await pageOf(db, { ...filter, beforeSeq, limit }));
+      return undefined;
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/:id/audit-events',
+      summary: "An entity's activity: its audit events (any account)",
+      description:
+        'The events about this entity or its documents, newest first, paged with `limit` (1–500, default 50) and `cursor`.',
+      tag: TAG,
+      auth: 'caller',
+      params: idParamsSchema,
+      query: entityAuditQuerySchema,
+      response: {
+        status: 200,
+        schema: auditEventPageSchema,
+        description: "One page of the entity's events",
+      },
+      errors: [400],
+    },
+    async ({ params, query, reply }) => {
+      const beforeSeq = seqOfCursor(query.cursor);
+      await reply
+        .code(200)
+        .send(await pageOf(db, { entityIdExact: params.id, beforeSeq, limit: query.limit }));
+      return undefined;
+    },
+  );
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { capabilitiesResponseSchema, type Capabilities } from '../../src/contract/capabilities.ts';
+import type { Config } from '../env.ts';
+import { defineRoute } from '../http/route.ts';
+import type { Role } from '../../src/contract/audit.ts';
+
+/** What each mode offers: the gateway has no review endpoints upstream to record decisions on. */
+export function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
+  const embedded = mode === 'embedded';
+  return {
+    reviewQueue: embedded,
+    recordVerification: embedded,
+    documentDecisions: embedded,
+    notes: true,
+    auditTrail: true,
+  };
+}
+
+/** GET /api/capabilities for an authenticated caller; `whoIs` names the caller and role. */
+export function registerCapabilitiesRoute(
+  app: FastifyInstance,
+  config: Config,
+  whoIs: (request: Parameters<Parameters<typeof defineRoute>[2]>[0]['request']) => Promise<{
+    username: string;
+    role: Role;
+  }>,
+): void {
+  const mode = config.upstream ? 'gateway' : 'embedded';
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/capabilities',
+      summary: 'What this server offers, and who is asking',
+      description:
+        'The console shows only what the running mode supports: in gateway mode the identity service has no review queue, review outcomes or document decisions. `account` is the caller and its role (`auditor` may read the whole audit log).',
+      tag: 'Authentication',
+      auth: 'caller',
+      response: {
+        status: 200,
+        schema: capabilitiesResponseSchema,
+        description: 'The features of this mode',
+      },
+    },
+    async ({ request }) => ({
+      mode,
+      features: featuresOf(mode),
+      fourEyes: config.fourEyes,
+      account: await whoIs(request),
+    }),
+  );
+}

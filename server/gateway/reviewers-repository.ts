@@ -1,0 +1,51 @@
+import type { Role } from '../../src/contract/audit.ts';
+import type { Db } from '../db/database.ts';
+
+/**
+ * The only place with SQL for the gateway's reviewers: who signed in for which token (by its
+ * SHA-256, never the token) and the roles the operator gave them.
+ */
+export function reviewersRepository(db: Db) {
+  return {
+    async bindToken(tokenHash: string, username: string, expiresAtMs: number, nowMs: number) {
+      await db.transaction().execute(async (trx) => {
+        // Lapsed bindings go as new ones arrive, so the table holds live sessions only.
+        await trx.deleteFrom('gateway_sessions').where('expires_at', '<=', nowMs).execute();
+        await trx
+          .insertInto('gateway_sessions')
+          .values({ token_hash: tokenHash, username, expires_at: expiresAtMs })
+          .onConflict((conflict) =>
+            conflict.column('token_hash').doUpdateSet({ username, expires_at: expiresAtMs }),
+          )
+          .execute();
+      });
+    },
+
+    async reviewerOf(tokenHash: string, nowMs: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('gateway_sessions')
+        .select('username')
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', nowMs)
+        .executeTakeFirst();
+      return row?.username;
+    },
+
+    async roleOf(username: string): Promise<Role> {
+      const row = await db
+        .selectFrom('gateway_roles')
+        .select('role')
+        .where('username', '=', username.toLowerCase())
+        .executeTakeFirst();
+      return row?.role ?? 'reviewer';
+    },
+
+    async setRole(username: string, role: Role) {
+      await db
+        .insertInto('gateway_roles')
+        .values({ username: username.toLowerCase(), role })
+        .onConflict((conflict) => conflict.column('username').doUpdateSet({ role }))
+        .execute();
+    },
+  };
+}
