@@ -23,39 +23,6 @@ function createAccount(kyc: KycServer, username: string): { username: string; pa
   };
 }
 
-/**
- * The capabilities route belongs to the server core: where a build still lacks it (404), the page
- * is told what the embedded server offers, for the account signed in.
- */
-async function embeddedCapabilitiesIfMissing(page: Page, username: string) {
-  await page.route('**/api/capabilities', async (route) => {
-    const response = await route.fetch();
-    if (response.status() !== 404) {
-      await route.fulfill({ response });
-      return;
-    }
-    await route.fulfill({
-      json: {
-        code: 200,
-        status: 'success',
-        message: '',
-        data: {
-          mode: 'embedded',
-          features: {
-            reviewQueue: true,
-            recordVerification: true,
-            documentDecisions: true,
-            notes: true,
-            auditTrail: true,
-          },
-          fourEyes: 'high',
-          account: { username, role: 'reviewer' },
-        },
-      },
-    });
-  });
-}
-
 /** Closes the toast that confirms a decision, so that axe sees the page and not an animation. */
 async function dismissNotification(page: Page, title: string) {
   const toast = page.getByRole('alert').filter({ hasText: title });
@@ -101,7 +68,6 @@ test('a reviewer records an outcome, leaves a note and approves a document; a Hi
   const document = ordinary.supportingDocuments?.find((candidate) => !candidate.documentApproved);
   if (!document) throw new Error('no undecided document');
 
-  await embeddedCapabilitiesIfMissing(page, kyc.demo.username);
   await signIn(page, kyc, `/entities/${ordinary.id}`);
   const decisionPanel = page.getByRole('region', { name: 'Review decision' });
   await expect(decisionPanel).toBeVisible();
@@ -144,7 +110,6 @@ test('a reviewer records an outcome, leaves a note and approves a document; a Hi
   const second = createAccount(kyc, `second-${Date.now().toString(36)}`);
   const context = await browser.newContext();
   const secondPage = await context.newPage();
-  await embeddedCapabilitiesIfMissing(secondPage, second.username);
   await secondPage.goto(
     `${kyc.baseUrl}/login?next=${encodeURIComponent(`/entities/${highRisk.id}`)}`,
   );
