@@ -68,6 +68,7 @@ export default defineConfig({
             'server/entities/*.test.ts',
             'server/documents/*.test.ts',
             'server/client-updates/*.test.ts',
+            'server/notes/*.test.ts',
             'server/http/openapi.test.ts',
             'server/auth/routes.test.ts',
             'server/seed/demo-api.test.ts',

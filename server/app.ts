@@ -14,6 +14,8 @@ import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
+import { auditOf } from './decisions/audit-binding.ts';
+import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
@@ -25,6 +27,7 @@ import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
+import { registerNoteRoutes } from './notes/routes.ts';
 import { installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import type { AppServices } from './services.ts';
@@ -142,6 +145,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerClientUpdateRoutes(v2, services);
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
+      registerDecisionRoutes(v2, services, { auditOf });
+      registerNoteRoutes(v2, services, auditOf);
       done();
     },
     { prefix: '/api/v2' },

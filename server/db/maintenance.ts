@@ -31,6 +31,9 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'audit_events',
   'gateway_sessions',
   'gateway_roles',
+  'pending_verifications',
+  'notes',
+  'gateway_notes',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];

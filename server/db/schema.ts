@@ -99,6 +99,10 @@ export interface DocumentTable {
   mime_type: string;
   file_size: number;
   sha256: string;
+  /** The reviewer's username, the time (ISO 8601) and, for a rejection, the reason (0012). */
+  decided_by: Generated<string | null>;
+  decided_at: Generated<string | null>;
+  decision_reason: Generated<string | null>;
 }
 
 /** Bytes apart from metadata, so that listing documents never reads them, in pieces numbered from 0. */
@@ -231,6 +235,33 @@ export interface EntityListRecordTable {
   tail: string;
 }
 
+/** A review outcome held until a second reviewer confirms or rejects it (four-eyes). */
+export interface PendingVerificationTable {
+  id: string;
+  legal_entity_id: string;
+  /** JSON of the recorded verification, without id. */
+  verification: string;
+  /** Why it waits: `high` (a High-risk entity) or `all` (FOUR_EYES=all). */
+  rule: string;
+  requested_by: string;
+  requested_by_account: string;
+  requested_at: string;
+  state: 'pending' | 'confirmed' | 'rejected';
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+/** A note on an entity; `gateway_notes` has the same columns without the foreign key. */
+export interface NoteTable {
+  id: string;
+  entity_id: string;
+  author: string;
+  /** ISO 8601 with milliseconds, UTC. */
+  at: string;
+  text: string;
+}
+
 export interface Database {
   entities: EntityTable;
   entity_list_records: EntityListRecordTable;
@@ -254,6 +285,9 @@ export interface Database {
   gateway_sessions: { token_hash: string; username: string; expires_at: number };
   /** Gateway mode: roles of reviewers who sign in at the identity service (default reviewer). */
   gateway_roles: { username: string; role: 'reviewer' | 'auditor' };
+  pending_verifications: PendingVerificationTable;
+  notes: NoteTable;
+  gateway_notes: NoteTable;
 }
 
 /** Rows as their writers build them; the entities repository adds the search columns. */

@@ -11,6 +11,17 @@ export function documentMetadataOf(row: DocumentRow): DocumentMetadata {
     documentApproved: row.approved === 1,
     mimeType: row.mime_type,
     fileSize: row.file_size,
+    // Only once decided, so undecided documents keep the interface's shape exactly.
+    ...(row.decided_by !== null && row.decided_at !== null
+      ? {
+          decision: {
+            approved: row.approved === 1,
+            by: row.decided_by,
+            at: row.decided_at,
+            reason: row.decision_reason,
+          },
+        }
+      : {}),
   };
 }
 

@@ -6,7 +6,8 @@ import type { DocumentChunkTable, DocumentRow } from '../db/schema.ts';
 export const DOCUMENT_CHUNK_BYTES = 3 * 64 * 1024;
 
 export interface NewDocument {
-  row: DocumentRow;
+  /** A new document is undecided: the decision columns start null. */
+  row: Omit<DocumentRow, 'decided_by' | 'decided_at' | 'decision_reason'>;
   bytes: Buffer;
 }
 

@@ -4,10 +4,12 @@ import Fastify from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
+import { auditOf } from '../decisions/audit-binding.ts';
 import type { Database } from '../db/schema.ts';
 import { registerDocumentRoutes } from '../documents/routes.ts';
 import { registerEntityRoutes } from '../entities/routes.ts';
 import type { Config } from '../env.ts';
+import { registerNoteRoutes } from '../notes/routes.ts';
 
 /**
  * The gateway serves the same API as the embedded server, so its OpenAPI document is built from the
@@ -37,6 +39,8 @@ export async function declareApiRoutesForDocument(config: Config): Promise<void>
         registerEntityRoutes(v2, services);
         registerDocumentRoutes(v2, services);
         registerClientUpdateRoutes(v2, services);
+        // The gateway keeps notes itself (local-notes.ts); decisions it does not offer.
+        registerNoteRoutes(v2, services, auditOf);
         done();
       },
       { prefix: '/api/v2' },

@@ -68,7 +68,7 @@ function dataField(value: unknown, field: string): string | undefined {
 }
 
 /** The reviewer named in the caller's JWT (already confirmed by the identity service). */
-function requesterOf(request: FastifyRequest): string {
+export function requesterOf(request: FastifyRequest): string {
   try {
     const { name, sub } = decodeJwt(bearerTokenOf(request) ?? '');
     if (typeof name === 'string' && name.trim() !== '') return name;

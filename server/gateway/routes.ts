@@ -10,7 +10,9 @@ import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
+import { auditOf } from '../decisions/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
+import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
@@ -42,7 +44,7 @@ export async function registerGateway(
 }
 
 /**
- * Gateway mode: its own records only for client updates (local-client-updates.ts). Sign-in and token checks go to the identity service as they
+ * Gateway mode: its own records only for client updates and notes (local-client-updates.ts, local-notes.ts). Sign-in and token checks go to the identity service as they
  * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
@@ -195,18 +197,28 @@ function registerGatewayRoutes(
     });
     done();
   });
+  const requireCallerToken = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = bearerTokenOf(request);
+    if (!token) {
+      throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
+    }
+    await requireValidToken(request, reply, token);
+  };
   registerLocalClientUpdates(app, {
     config,
     db,
     client,
     redactor,
-    requireValidToken: async (request, reply) => {
-      const token = bearerTokenOf(request);
-      if (!token) {
-        throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
-      }
-      await requireValidToken(request, reply, token);
-    },
+    requireValidToken: requireCallerToken,
+    now,
+  });
+  registerLocalNotes(app, {
+    upstream,
+    db,
+    client,
+    redactor,
+    requireValidToken: requireCallerToken,
+    auditOf,
     now,
   });
 }

@@ -96,6 +96,16 @@ export const verificationSchema = z.object({
 });
 export type Verification = z.infer<typeof verificationSchema>;
 
+/** A reviewer's decision on a document (this project's extension; the real service sends none). */
+export const documentDecisionRecordSchema = z.object({
+  approved: z.boolean(),
+  by: z.string(),
+  at: z.string(),
+  /** Why it was rejected; null for an approval without one. */
+  reason: z.string().nullable(),
+});
+export type DocumentDecisionRecord = z.infer<typeof documentDecisionRecordSchema>;
+
 /** The real service's list of an entity's documents has no MIME type or size: the bytes decide. */
 export const documentMetadataSchema = z.object({
   documentId: z.string(),
@@ -106,6 +116,8 @@ export const documentMetadataSchema = z.object({
   documentApproved: z.boolean().nullish(),
   mimeType: nullableText,
   fileSize: z.number().int().nullish(),
+  /** The latest decision, null while none was made. */
+  decision: documentDecisionRecordSchema.nullish(),
 });
 export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
 

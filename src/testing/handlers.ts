@@ -28,6 +28,14 @@ import type {
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
 import type { reviewQueueResponseSchema } from '../contract/reviews.ts';
+import type {
+  pendingVerificationListResponseSchema,
+  pendingVerificationResponseSchema,
+  recordedVerificationResponseSchema,
+} from '../contract/decisions.ts';
+import type { envelopeSchema } from '../contract/common.ts';
+import type { documentMetadataSchema } from '../contract/entities.ts';
+import type { notePageSchema, noteResponseSchema } from '../contract/notes.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {
@@ -50,6 +58,23 @@ export interface ApiBodies {
   'GET /api/v2/entities/legal-entities/:id/client-update-requests': z.input<
     typeof clientUpdateHistoryResponseSchema
   >;
+  'POST /api/v2/entities/legal-entities/:id/verifications': z.input<
+    typeof recordedVerificationResponseSchema
+  >;
+  'GET /api/v2/entities/legal-entities/:id/pending-verifications': z.input<
+    typeof pendingVerificationListResponseSchema
+  >;
+  'POST /api/v2/pending-verifications/:id/confirm': z.input<
+    typeof recordedVerificationResponseSchema
+  >;
+  'POST /api/v2/pending-verifications/:id/reject': z.input<
+    typeof pendingVerificationResponseSchema
+  >;
+  'PATCH /api/v2/documents/:id': z.input<
+    ReturnType<typeof envelopeSchema<typeof documentMetadataSchema>>
+  >;
+  'GET /api/v2/entities/:id/notes': z.input<typeof notePageSchema>;
+  'POST /api/v2/entities/:id/notes': z.input<typeof noteResponseSchema>;
 }
 
 type Route = keyof ApiBodies;
@@ -68,7 +93,7 @@ export function apiHandler<R extends Route>(
   options: { status?: number } = {},
 ) {
   const [method, path] = route.split(' ') as [string, string];
-  const factory = method === 'POST' ? http.post : http.get;
+  const factory = method === 'POST' ? http.post : method === 'PATCH' ? http.patch : http.get;
   return factory(path, async (info) => {
     const result = await resolve({ request: info.request, params: info.params });
     if (result instanceof HttpResponse) return result;
@@ -120,6 +145,9 @@ export const defaultHandlers = [
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   })),
   apiHandler('GET /api/capabilities', () => envelope(capabilities())),
+  // Entity pages show these panels; no pending decision and no notes unless a test says so.
+  apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
+  apiHandler('GET /api/v2/entities/:id/notes', () => ({ ...envelope([]), nextCursor: null })),
 ];
 
 /** The real service's 404: status `failure` and data null (vendor-samples.ts). */

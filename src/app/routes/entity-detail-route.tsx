@@ -1,13 +1,24 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { useCapabilities } from '../../features/capabilities/api/capabilities-queries.ts';
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
+import { ReviewDecisionPanel } from '../../features/decisions/components/review-decision-panel.tsx';
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
 import { entityQueries } from '../../features/entities/api/entity-queries.ts';
 import { EntityDetailPage } from '../../features/entities/components/entity-detail-page.tsx';
+import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
 
-/** /entities/:id: the entity page with the documents and client-update features plugged in. */
+/**
+ * /entities/:id: the entity page with the documents, client-update, decision and notes features
+ * plugged in; the optional ones only where the server's capabilities offer them.
+ */
 export function EntityDetailRoute() {
   const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const capabilities = useCapabilities();
+  const features = capabilities?.features;
+  const refreshEntity = () => queryClient.invalidateQueries({ queryKey: entityQueries.all() });
   const page = (
     <EntityDetailPage
       key={id}
@@ -16,9 +27,22 @@ export function EntityDetailRoute() {
         <DocumentsSection
           listQuery={entityQueries.documents(entityId)}
           documentQuery={entityQueries.document}
+          onDecided={features?.documentDecisions ? refreshEntity : undefined}
         />
       )}
       renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} />}
+      renderReview={(entity) =>
+        capabilities && features?.recordVerification ? (
+          <ReviewDecisionPanel
+            entityId={entity.id}
+            riskLevel={entity.kycMetaData?.riskLevel}
+            username={capabilities.account.username}
+            fourEyes={capabilities.fourEyes}
+            onEntityChanged={refreshEntity}
+          />
+        ) : null
+      }
+      renderNotes={(entityId) => (features?.notes ? <NotesThread entityId={entityId} /> : null)}
     />
   );
   return (

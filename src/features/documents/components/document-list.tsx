@@ -3,13 +3,17 @@ import { IconEye } from '@tabler/icons-react';
 import type { DocumentMetadata } from '../../../contract/entities.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { ApprovalBadge } from './approval-badge.tsx';
+import { DecisionControls, DecisionSummary } from './document-decision.tsx';
 
 export function DocumentList({
   documents,
   onView,
+  onDecided,
 }: {
   documents: DocumentMetadata[];
   onView: (document: DocumentMetadata) => void;
+  /** Present where the server takes document decisions: Approve and Reject show then. */
+  onDecided?: (() => Promise<unknown>) | undefined;
 }) {
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -48,21 +52,30 @@ export function DocumentList({
                 {formatDate(document.dateReceived)}
               </Table.Td>
               <Table.Td>
-                <ApprovalBadge approved={document.documentApproved} />
+                <Stack gap={4} align="flex-start">
+                  <ApprovalBadge
+                    approved={document.documentApproved}
+                    rejected={document.decision?.approved === false}
+                  />
+                  <DecisionSummary document={document} />
+                </Stack>
               </Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                 {document.fileSize == null ? '—' : formatBytes(document.fileSize)}
               </Table.Td>
               <Table.Td ta="right">
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconEye size={14} aria-hidden />}
-                  aria-label={`View ${document.fileName}`}
-                  onClick={() => onView(document)}
-                >
-                  View
-                </Button>
+                <Stack gap="xs" align="flex-end">
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconEye size={14} aria-hidden />}
+                    aria-label={`View ${document.fileName}`}
+                    onClick={() => onView(document)}
+                  >
+                    View
+                  </Button>
+                  {onDecided && <DecisionControls document={document} onDecided={onDecided} />}
+                </Stack>
               </Table.Td>
             </Table.Tr>
           ))}

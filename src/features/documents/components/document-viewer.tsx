@@ -19,6 +19,7 @@ import { createDocumentFetcher, type DocumentFetcher } from '../decoding/documen
 import { sanitizeFileName } from '../decoding/safe-file-name.ts';
 import { saveObjectUrl } from '../decoding/save-file.ts';
 import { ApprovalBadge } from './approval-badge.tsx';
+import { DecisionControls, DecisionSummary } from './document-decision.tsx';
 import { DocumentPreview } from './document-preview.tsx';
 import type { DocumentDetailQueryFactory } from './document-query-types.ts';
 import { useDecodedDocument, type DownloadProgress } from './use-decoded-document.ts';
@@ -32,6 +33,8 @@ export interface DocumentViewerProps<TKey extends QueryKey> {
   createDecoder?: () => DocumentDecoder;
   /** Fetches large documents in a worker; null (jsdom, no Worker) keeps them on apiRequest. */
   createFetcher?: (() => DocumentFetcher) | null;
+  /** Present where the server takes document decisions: Approve and Reject show then. */
+  onDecided?: (() => Promise<unknown>) | undefined;
 }
 
 const defaultCreateDecoder = () => createDocumentDecoder();
@@ -43,6 +46,7 @@ export function DocumentViewer<TKey extends QueryKey>({
   documentQuery,
   createDecoder = defaultCreateDecoder,
   createFetcher = defaultCreateFetcher,
+  onDecided,
 }: DocumentViewerProps<TKey>) {
   return (
     <Modal
@@ -61,6 +65,7 @@ export function DocumentViewer<TKey extends QueryKey>({
           createDecoder={createDecoder}
           createFetcher={createFetcher}
           onClose={onClose}
+          onDecided={onDecided}
         />
       ) : null}
     </Modal>
@@ -73,12 +78,14 @@ function ViewerBody<TKey extends QueryKey>({
   createDecoder,
   createFetcher,
   onClose,
+  onDecided,
 }: {
   document: DocumentMetadata;
   documentQuery: DocumentDetailQueryFactory<TKey>;
   createDecoder: () => DocumentDecoder;
   createFetcher: (() => DocumentFetcher) | null;
   onClose: () => void;
+  onDecided: (() => Promise<unknown>) | undefined;
 }) {
   const { query, progress, decoded, decodeError } = useDecodedDocument(
     document.documentId,
@@ -86,13 +93,17 @@ function ViewerBody<TKey extends QueryKey>({
     createDecoder,
     { expectedSize: document.fileSize ?? undefined, createFetcher },
   );
-  const detail = query.data ?? document;
+  // The bytes never change, but the decision does: the list's metadata is the current one.
+  const detail = { ...(query.data ?? document), documentApproved: document.documentApproved };
   const size = query.data?.fileSize ?? document.fileSize;
 
   return (
     <Stack gap="sm">
       <Group gap="md" wrap="wrap">
-        <ApprovalBadge approved={detail.documentApproved} />
+        <ApprovalBadge
+          approved={detail.documentApproved}
+          rejected={document.decision?.approved === false}
+        />
         {detail.type ? <Text size="sm">{detail.type}</Text> : null}
         <Text size="sm" c="dimmed">
           Received {formatDate(detail.dateReceived)}
@@ -104,6 +115,8 @@ function ViewerBody<TKey extends QueryKey>({
         ) : null}
       </Group>
       {detail.description ? <Text size="sm">{detail.description}</Text> : null}
+      <DecisionSummary document={document} />
+      {onDecided && <DecisionControls document={document} onDecided={onDecided} />}
 
       {query.isError ? (
         <ErrorState

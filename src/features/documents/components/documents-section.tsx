@@ -14,6 +14,8 @@ export interface DocumentsSectionProps<TListKey extends QueryKey, TDetailKey ext
   listQuery: DocumentListQuery<TListKey>;
   documentQuery: DocumentDetailQueryFactory<TDetailKey>;
   createDecoder?: () => DocumentDecoder;
+  /** Present where the server takes document decisions; refreshes what shows the documents. */
+  onDecided?: (() => Promise<unknown>) | undefined;
 }
 
 /** An entity's supporting documents with their loading, empty and error states, and the viewer. */
@@ -21,9 +23,11 @@ export function DocumentsSection<TListKey extends QueryKey, TDetailKey extends Q
   listQuery,
   documentQuery,
   createDecoder,
+  onDecided,
 }: DocumentsSectionProps<TListKey, TDetailKey>) {
   const documents = useQuery(listQuery);
-  const [viewing, setViewing] = useState<DocumentMetadata | null>(null);
+  // By id, so the viewer shows the list's current metadata after a decision.
+  const [viewingId, setViewingId] = useState<string | null>(null);
 
   if (documents.isPending) {
     return (
@@ -53,12 +57,18 @@ export function DocumentsSection<TListKey extends QueryKey, TDetailKey extends Q
       />
     );
   }
+  const viewing = documents.data.find((document) => document.documentId === viewingId) ?? null;
   return (
     <>
-      <DocumentList documents={documents.data} onView={setViewing} />
+      <DocumentList
+        documents={documents.data}
+        onView={(document: DocumentMetadata) => setViewingId(document.documentId)}
+        onDecided={onDecided}
+      />
       <DocumentViewer
         document={viewing}
-        onClose={() => setViewing(null)}
+        onClose={() => setViewingId(null)}
+        onDecided={onDecided}
         documentQuery={documentQuery}
         {...(createDecoder ? { createDecoder } : {})}
       />

@@ -26,12 +26,18 @@ export interface EntityDetailPageProps {
   /** Slots the app fills from the documents and client-updates features. */
   renderDocuments: (entityId: string) => ReactNode;
   renderClientUpdates: (entity: LegalEntity) => ReactNode;
+  /** Recording review outcomes, where the server offers it. */
+  renderReview?: (entity: LegalEntity) => ReactNode;
+  /** The notes thread, where the server offers notes. */
+  renderNotes?: (entityId: string) => ReactNode;
 }
 
 export function EntityDetailPage({
   id,
   renderDocuments,
   renderClientUpdates,
+  renderReview,
+  renderNotes,
 }: EntityDetailPageProps) {
   const { legalEntity, naturalPerson, tryPerson } = useEntityLookup(id);
 
@@ -41,6 +47,8 @@ export function EntityDetailPage({
         entity={legalEntity.data}
         documents={renderDocuments(legalEntity.data.id)}
         clientUpdates={renderClientUpdates(legalEntity.data)}
+        review={renderReview?.(legalEntity.data)}
+        notes={renderNotes?.(legalEntity.data.id)}
       />
     );
   }
@@ -59,6 +67,7 @@ export function EntityDetailPage({
       <NaturalPersonDetail
         person={naturalPerson.data}
         documents={renderDocuments(naturalPerson.data.id)}
+        notes={renderNotes?.(naturalPerson.data.id)}
       />
     );
   }

@@ -13,9 +13,18 @@ export interface LegalEntityDetailProps {
   /** Slots the app fills from other features (documents, client updates). */
   documents: ReactNode;
   clientUpdates: ReactNode;
+  /** Optional slots (decisions, notes): empty where the server does not offer them. */
+  review?: ReactNode;
+  notes?: ReactNode;
 }
 
-export function LegalEntityDetail({ entity, documents, clientUpdates }: LegalEntityDetailProps) {
+export function LegalEntityDetail({
+  entity,
+  documents,
+  clientUpdates,
+  review,
+  notes,
+}: LegalEntityDetailProps) {
   return (
     <Stack gap="lg">
       <EntityDetailHeader
@@ -24,6 +33,7 @@ export function LegalEntityDetail({ entity, documents, clientUpdates }: LegalEnt
         typeLabel="Legal entity"
         kyc={entity.kycMetaData}
       />
+      {review}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">
@@ -35,6 +45,7 @@ export function LegalEntityDetail({ entity, documents, clientUpdates }: LegalEnt
           <Stack gap="lg">
             <KycMetadataSection kyc={entity.kycMetaData} />
             <LinkedPeople entityId={entity.id} links={entity.linkedEntities} />
+            {notes}
           </Stack>
         </Grid.Col>
       </Grid>

@@ -16,10 +16,13 @@ export function fullName(person: NaturalPerson): string {
 export function NaturalPersonDetail({
   person,
   documents,
+  notes,
 }: {
   person: NaturalPerson;
   /** Filled by the app from the documents feature. */
   documents: ReactNode;
+  /** The notes thread, where the server offers notes. */
+  notes?: ReactNode;
 }) {
   return (
     <Stack gap="lg">
@@ -40,6 +43,7 @@ export function NaturalPersonDetail({
           <Stack gap="lg">
             <KycMetadataSection kyc={person.kycMetaData} />
             <LinkedLegalEntities links={person.personalInformation.linkedEntities} />
+            {notes}
           </Stack>
         </Grid.Col>
       </Grid>

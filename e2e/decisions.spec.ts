@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { apiData } from './api.ts';
+import { expect, signIn, test, type KycServer } from './fixtures.ts';
+
+interface ListedLegalEntity {
+  id: string;
+  kycMetaData: { riskLevel: string; kycStatus: string };
+  supportingDocuments?: { documentId: string; fileName: string; documentApproved: boolean }[];
+}
+
+/** A second reviewer account, made as an operator makes one: with the admin CLI. */
+function createAccount(kyc: KycServer, username: string): { username: string; password: string } {
+  const output = execFileSync(
+    path.resolve('node_modules/.bin/tsx'),
+    ['server/admin/cli.ts', 'account:create', username, '--json'],
+    { env: { ...process.env, DATA_DIR: kyc.dataDir }, encoding: 'utf8' },
+  );
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+    username: string;
+    password: string;
+  };
+}
+
+/** Closes the toast that confirms a decision, so that axe sees the page and not an animation. */
+async function dismissNotification(page: Page, title: string) {
+  const toast = page.getByRole('alert').filter({ hasText: title });
+  await expect(toast).toBeVisible();
+  await toast.getByRole('button', { name: 'Dismiss notification' }).click();
+  await expect(toast).toBeHidden();
+}
+
+async function recordOutcome(page: Page, status: string, axe?: () => Promise<void>) {
+  await page.getByRole('button', { name: 'Record outcome' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record review outcome' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Outcome' }).click();
+  await page.getByRole('option', { name: status, exact: true }).click();
+  await dialog.getByLabel('Source').fill('Companies House');
+  await dialog.getByLabel('Business statement').fill('Annual review: filings up to date.');
+  if (axe) await axe();
+  await dialog.getByRole('button', { name: 'Record outcome' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('a reviewer records an outcome, leaves a note and approves a document; a High-risk acceptance needs a second reviewer', async ({
+  page,
+  browser,
+  kyc,
+  request,
+  axe,
+}) => {
+  const entities = await apiData<ListedLegalEntity[]>(
+    request,
+    kyc,
+    '/api/v2/entities?type=legal-entities&limit=100&supportingDocuments=true',
+  );
+  const ordinary = entities.find(
+    (entity) =>
+      entity.kycMetaData.riskLevel !== 'High' &&
+      entity.supportingDocuments?.some((document) => !document.documentApproved),
+  );
+  const highRisk = entities.find(
+    (entity) => entity.kycMetaData.riskLevel === 'High' && entity.id !== ordinary?.id,
+  );
+  if (!ordinary || !highRisk) throw new Error('demo data lacks the entities this journey needs');
+  const document = ordinary.supportingDocuments?.find((candidate) => !candidate.documentApproved);
+  if (!document) throw new Error('no undecided document');
+
+  await signIn(page, kyc, `/entities/${ordinary.id}`);
+  const decisionPanel = page.getByRole('region', { name: 'Review decision' });
+  await expect(decisionPanel).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Notes' })).toBeVisible();
+  await axe();
+
+  // 1. The outcome becomes the entity's status and moves its next review into the future.
+  await recordOutcome(page, 'Review', axe);
+  await dismissNotification(page, 'Outcome recorded');
+  const afterOutcome = await apiData<{ kycMetaData: { kycStatus: string; nextKYCReview: string } }>(
+    request,
+    kyc,
+    `/api/v2/entities/legal-entities/${ordinary.id}`,
+  );
+  expect(afterOutcome.kycMetaData.kycStatus).toBe('Review');
+  expect(afterOutcome.kycMetaData.nextKYCReview > new Date().toISOString().slice(0, 10)).toBe(true);
+
+  // 2. A note, sent with Ctrl+Enter.
+  const noteBox = page.getByRole('textbox', { name: 'Add a note' });
+  await noteBox.fill('Accounts for 2025 received; next check on the UBO register.');
+  await noteBox.press('Control+Enter');
+  const notes = page.getByRole('list', { name: 'Notes, newest first' });
+  await expect(notes.getByText('Accounts for 2025 received')).toBeVisible();
+  await expect(noteBox).toHaveValue('');
+  await axe();
+
+  // 3. A document approved from the list.
+  await page.getByRole('button', { name: `Approve ${document.fileName}` }).click();
+  const row = page.getByRole('row', { name: new RegExp(document.fileName) });
+  await expect(row.getByText(`Approved by ${kyc.demo.username}`)).toBeVisible();
+
+  // 4. Four-eyes: the demo reviewer's acceptance of a High-risk entity waits for someone else.
+  await page.goto(`/entities/${highRisk.id}`);
+  await recordOutcome(page, 'Accepted');
+  await dismissNotification(page, 'Waiting for a second reviewer');
+  await expect(page.getByText('Waiting for a second reviewer')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm' })).toBeHidden();
+  await axe();
+
+  const second = createAccount(kyc, `second-${Date.now().toString(36)}`);
+  const context = await browser.newContext();
+  const secondPage = await context.newPage();
+  await secondPage.goto(
+    `${kyc.baseUrl}/login?next=${encodeURIComponent(`/entities/${highRisk.id}`)}`,
+  );
+  await secondPage.getByLabel('Username').fill(second.username);
+  await secondPage.getByLabel('Password', { exact: true }).fill(second.password);
+  await secondPage.getByRole('button', { name: 'Sign in' }).click();
+  await expect(secondPage.getByText('A decision needs your confirmation')).toBeVisible();
+  await secondPage.getByRole('button', { name: 'Confirm' }).click();
+  await expect(secondPage.getByText('Decision confirmed')).toBeVisible();
+  await expect(secondPage.getByRole('button', { name: 'Record outcome' })).toBeVisible();
+  await context.close();
+
+  const confirmed = await apiData<{ kycMetaData: { kycStatus: string } }>(
+    request,
+    kyc,
+    `/api/v2/entities/legal-entities/${highRisk.id}`,
+  );
+  expect(confirmed.kycMetaData.kycStatus).toBe('Accepted');
+});

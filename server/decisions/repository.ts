@@ -1,0 +1,115 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { PendingVerificationTable, VerificationRow } from '../db/schema.ts';
+
+export type PendingVerificationRow = Selectable<PendingVerificationTable>;
+
+/** The only place with SQL for review outcomes, pending (four-eyes) decisions and document decisions. */
+export function decisionsRepository(db: Db) {
+  return {
+    /** Runs `work` in one transaction (BEGIN IMMEDIATE on SQLite), with repositories bound to it. */
+    inTransaction<T>(work: (transaction: Db) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
+    /** The legal entity's id and risk level, or undefined when no legal entity has this id. */
+    findLegalEntity(id: string): Promise<{ id: string; risk_level: string } | undefined> {
+      return db
+        .selectFrom('entities')
+        .select(['id', 'risk_level'])
+        .where('id', '=', id)
+        .where('kind', '=', 'legal')
+        .executeTakeFirst();
+    },
+
+    async insertVerification(row: VerificationRow): Promise<void> {
+      await db.insertInto('verifications').values(row).execute();
+    },
+
+    /** The entity's current status and next review follow its newest outcome. */
+    async setCurrentReview(
+      entityId: string,
+      review: { kycStatus: string; nextKycReview: string; at: string },
+    ): Promise<void> {
+      await db
+        .updateTable('entities')
+        .set({
+          kyc_status: review.kycStatus,
+          next_kyc_review: review.nextKycReview,
+          last_update: review.at,
+        })
+        .where('id', '=', entityId)
+        .execute();
+    },
+
+    findPendingOfEntity(entityId: string): Promise<PendingVerificationRow[]> {
+      return db
+        .selectFrom('pending_verifications')
+        .selectAll()
+        .where('legal_entity_id', '=', entityId)
+        .where('state', '=', 'pending')
+        .orderBy('requested_at')
+        .orderBy('id')
+        .execute();
+    },
+
+    findPending(id: string): Promise<PendingVerificationRow | undefined> {
+      return db
+        .selectFrom('pending_verifications')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Throws a unique violation when the entity already has a pending decision. */
+    async insertPending(row: Insertable<PendingVerificationTable>): Promise<void> {
+      await db.insertInto('pending_verifications').values(row).execute();
+    },
+
+    /**
+     * Closes a pending decision; false when it was no longer pending (another reviewer got there
+     * first). On PostgreSQL the row lock makes a concurrent second close wait and then find nothing.
+     */
+    async closePending(
+      id: string,
+      outcome: { state: 'confirmed' | 'rejected'; by: string; at: string; reason: string | null },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('pending_verifications')
+        .set({
+          state: outcome.state,
+          decided_by: outcome.by,
+          decided_at: outcome.at,
+          reason: outcome.reason,
+        })
+        .where('id', '=', id)
+        .where('state', '=', 'pending')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    findDocumentOwner(id: string): Promise<{ id: string; entity_id: string } | undefined> {
+      return db
+        .selectFrom('documents')
+        .select(['id', 'entity_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async decideDocument(
+      id: string,
+      decision: { approved: boolean; by: string; at: string; reason: string | null },
+    ): Promise<void> {
+      await db
+        .updateTable('documents')
+        .set({
+          approved: decision.approved ? 1 : 0,
+          decided_by: decision.by,
+          decided_at: decision.at,
+          decision_reason: decision.reason,
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  documentDecisionSchema,
+  pendingVerificationListResponseSchema,
+  pendingVerificationResponseSchema,
+  recordedVerificationResponseSchema,
+  recordVerificationSchema,
+  rejectPendingVerificationSchema,
+} from '../../src/contract/decisions.ts';
+import { envelopeSchema } from '../../src/contract/common.ts';
+import { documentMetadataSchema } from '../../src/contract/entities.ts';
+import { callerOf } from '../auth/caller.ts';
+import { requireJsonBody } from '../client-updates/json-body.ts';
+import { idParamsSchema } from '../entities/routes.ts';
+import { defineRoute } from '../http/route.ts';
+import type { AppServices } from '../services.ts';
+import {
+  confirmPending,
+  decideDocument,
+  pendingOfEntity,
+  recordOutcome,
+  rejectPending,
+  type AuditInTransaction,
+  type DecisionContext,
+} from './service.ts';
+
+const FOUR_EYES_TEXT =
+  'With FOUR_EYES=high (the default) an Accepted outcome for a High-risk entity waits for a second reviewer; with all, every Accepted outcome does; with off, none.';
+
+/** Decisions take no body but a reason; an empty JSON object is accepted where none is needed. */
+const noBodySchema = z.strictObject({});
+
+export interface DecisionRoutesOptions {
+  /** Binds a request to the audit trail: its events are written in the change's transaction. */
+  auditOf: (request: FastifyRequest, action: string) => AuditInTransaction;
+}
+
+/** Review outcomes, four-eyes confirmation and document decisions (docs/reviews-decisions.md). */
+export function registerDecisionRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  options: DecisionRoutesOptions,
+): void {
+  const contextOf = (request: FastifyRequest, action: string): DecisionContext => ({
+    db: services.db,
+    now: services.now,
+    fourEyes: services.config.fourEyes,
+    caller: callerOf(request),
+    audit: options.auditOf(request, action),
+  });
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/legal-entities/:id/pending-verifications',
+      summary: 'Decisions waiting for a second reviewer',
+      description: `The legal entity's decisions held for confirmation (at most one). ${FOUR_EYES_TEXT}`,
+      tag: 'Decisions',
+      auth: 'caller',
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: pendingVerificationListResponseSchema,
+        description: 'Pending decisions, oldest first',
+      },
+      errors: [404],
+    },
+    ({ params }) => pendingOfEntity(services.db, params.id),
+  );
+
+  // Its own context so that the JSON-only hook touches no other route.
+  void app.register((writes, _options, done) => {
+    writes.addHook('onRequest', requireJsonBody);
+
+    defineRoute(
+      writes,
+      {
+        method: 'POST',
+        url: '/entities/legal-entities/:id/verifications',
+        summary: 'Record a review outcome',
+        description: `A verification without id. It is appended to corporateVerifications and becomes the entity's current state: kycStatus is its verificationStatus, nextKYCReview its nextReviewDate (which must be after verificationDate). ${FOUR_EYES_TEXT} A held outcome answers 201 with state "pending" and leaves the entity unchanged. While a decision waits, another outcome is 409.`,
+        tag: 'Decisions',
+        auth: 'caller',
+        params: idParamsSchema,
+        body: recordVerificationSchema,
+        response: {
+          status: 201,
+          schema: recordedVerificationResponseSchema,
+          description: 'Applied, or held for a second reviewer',
+        },
+        errors: [400, 404, 409, 415],
+      },
+      ({ params, body, request }) =>
+        recordOutcome(contextOf(request, 'verification.record'), params.id, body),
+    );
+
+    defineRoute(
+      writes,
+      {
+        method: 'POST',
+        url: '/pending-verifications/:id/confirm',
+        summary: 'Confirm a held decision',
+        description:
+          'Another account than the one that recorded it confirms the decision, which then applies as a recorded outcome does. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
+        tag: 'Decisions',
+        auth: 'caller',
+        params: idParamsSchema,
+        body: noBodySchema,
+        response: {
+          status: 200,
+          schema: recordedVerificationResponseSchema,
+          description: 'The applied outcome',
+        },
+        errors: [403, 404, 409, 415],
+      },
+      ({ params, request }) =>
+        confirmPending(contextOf(request, 'verification.confirm'), params.id),
+    );
+
+    defineRoute(
+      writes,
+      {
+        method: 'POST',
+        url: '/pending-verifications/:id/reject',
+        summary: 'Reject a held decision',
+        description:
+          'Another account than the one that recorded it discards the decision, with a reason (1 to 1000 characters); the entity stays as it was. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
+        tag: 'Decisions',
+        auth: 'caller',
+        params: idParamsSchema,
+        body: rejectPendingVerificationSchema,
+        response: {
+          status: 200,
+          schema: pendingVerificationResponseSchema,
+          description: 'The discarded decision',
+        },
+        errors: [400, 403, 404, 409, 415],
+      },
+      ({ params, body, request }) =>
+        rejectPending(contextOf(request, 'verification.reject'), params.id, body.reason),
+    );
+
+    defineRoute(
+      writes,
+      {
+        method: 'PATCH',
+        url: '/documents/:id',
+        summary: 'Approve or reject a document',
+        description:
+          'documentApproved true approves, false rejects; a rejection needs a reason (1 to 1000 characters). Who decided, when and why are kept and shown as the document\'s "decision"; a later decision replaces it.',
+        tag: 'Decisions',
+        auth: 'caller',
+        params: idParamsSchema,
+        body: documentDecisionSchema,
+        response: {
+          status: 200,
+          schema: envelopeSchema(documentMetadataSchema),
+          description: "The document's metadata with the decision",
+        },
+        errors: [400, 404, 415],
+      },
+      ({ params, body, request }) =>
+        decideDocument(contextOf(request, 'document.decide'), params.id, body),
+    );
+    done();
+  });
+}

@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { idSchema } from '../../src/contract/common.ts';
+import { newNoteSchema, noteListQuerySchema } from '../../src/contract/notes.ts';
+import { requireJsonBody } from '../client-updates/json-body.ts';
+import type { Db } from '../db/database.ts';
+import type { AuditInTransaction } from '../decisions/service.ts';
+import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
+import { addNote, notesPage } from '../notes/service.ts';
+import { isSafePathParameter } from './forward-target.ts';
+import { requesterOf } from './local-client-updates.ts';
+import type { Redactor } from './redaction.ts';
+import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
+import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
+
+export interface LocalNotesOptions {
+  upstream: { apiKey: string; apiKeyHeader: string };
+  db: Db;
+  client: UpstreamClient;
+  redactor: Redactor;
+  requireValidToken: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Binds a request to the audit trail; the reviewer is the one named in the caller's JWT. */
+  auditOf: (request: FastifyRequest, action: string) => AuditInTransaction;
+  now: () => Date;
+}
+
+const entityParamsSchema = z.object({ id: idSchema });
+
+/**
+ * Notes, which the identity service has no endpoints for, kept in the gateway's own database
+ * (`gateway_notes`) as client-update history is; the entity must exist upstream (404 otherwise).
+ */
+export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOptions): void {
+  const { upstream, db, client, redactor, requireValidToken, auditOf, now } = options;
+
+  /** Whether the identity service knows the id, as a legal entity or as a natural person. */
+  async function entityExistsUpstream(request: FastifyRequest, id: string): Promise<boolean> {
+    for (const collection of ['legal-entities', 'natural-persons']) {
+      let status: number;
+      try {
+        const response = await client.send({
+          method: 'GET',
+          path: `/api/v2/entities/${collection}/${encodeURIComponent(id)}`,
+          headers: {
+            accept: 'application/json',
+            [upstream.apiKeyHeader.toLowerCase()]: upstream.apiKey,
+          },
+        });
+        status = (await readJsonAnswer(response, redactor)).status;
+      } catch (error) {
+        throw apiErrorOfSendFailure(request, error);
+      }
+      if (status >= 200 && status < 300) return true;
+      if (status !== 404) {
+        throw apiErrorOf(new UpstreamFailure('unreadable', `entity check answered ${status}`));
+      }
+    }
+    return false;
+  }
+
+  async function requireEntity(request: FastifyRequest, id: string): Promise<void> {
+    if (!(await entityExistsUpstream(request, id))) {
+      throw new ApiError(404, `No entity has the id ${id}.`);
+    }
+  }
+
+  void app.register((scope, _options, done) => {
+    // As on forwarded routes: an unusable id is 404 before anything reaches the identity service.
+    scope.addHook('onRequest', async (request, reply) => {
+      const { id } = request.params as { id?: string };
+      if (id !== undefined && !isSafePathParameter(id)) return sendPathNotFound(request, reply);
+      await requireValidToken(request, reply);
+      return undefined;
+    });
+
+    scope.get('/api/v2/entities/:id/notes', async (request) => {
+      const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');
+      const query = parseOrThrow(noteListQuerySchema, request.query, 'parameter');
+      await requireEntity(request, id);
+      const page = await notesPage(db, 'gateway_notes', id, query);
+      return {
+        code: 200,
+        status: 'success',
+        message: '',
+        data: page.notes,
+        nextCursor: page.nextCursor,
+      };
+    });
+
+    void scope.register((jsonScope, _jsonOptions, jsonDone) => {
+      jsonScope.addHook('onRequest', requireJsonBody);
+      jsonScope.post('/api/v2/entities/:id/notes', async (request, reply) => {
+        const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');
+        const body = parseOrThrow(newNoteSchema, request.body ?? {}, 'field');
+        await requireEntity(request, id);
+        const audit = auditOf(request, 'note.add');
+        const note = await addNote(
+          db,
+          'gateway_notes',
+          { entityId: id, author: requesterOf(request), at: now().toISOString(), text: body.text },
+          (transaction, added) =>
+            audit(transaction, {
+              entityId: id,
+              detail: { noteId: added.id, length: added.text.length },
+            }),
+        );
+        return reply.code(201).send({ code: 201, status: 'success', message: '', data: note });
+      });
+      jsonDone();
+    });
+    done();
+  });
+}

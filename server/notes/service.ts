@@ -1,0 +1,75 @@
+import crypto from 'node:crypto';
+import type { Note, NoteListQuery } from '../../src/contract/notes.ts';
+import type { Db } from '../db/database.ts';
+import { ApiError } from '../http/errors.ts';
+import { notesRepository, type NoteKey, type NoteRow, type NotesTable } from './repository.ts';
+
+const noteOf = (row: NoteRow): Note => ({
+  id: row.id,
+  author: row.author,
+  at: row.at,
+  text: row.text,
+});
+
+/** The cursor is the last note of a page, opaque to clients. */
+export function cursorOf(row: Pick<NoteRow, 'at' | 'id'>): string {
+  return Buffer.from(JSON.stringify([row.at, row.id])).toString('base64url');
+}
+
+function keyOfCursor(cursor: string): NoteKey {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string'
+    ) {
+      return { at: value[0], id: value[1] };
+    }
+  } catch {
+    // Not one of ours: refused below.
+  }
+  throw new ApiError(400, 'Invalid parameter cursor: use the nextCursor of the previous page.', [
+    { field: 'cursor', message: 'Use the nextCursor of the previous page.' },
+  ]);
+}
+
+/** One page of an entity's notes, newest first, and the cursor of the next (older) page. */
+export async function notesPage(
+  db: Db,
+  table: NotesTable,
+  entityId: string,
+  query: NoteListQuery,
+): Promise<{ notes: Note[]; nextCursor: string | null }> {
+  const before = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
+  // One more than asked tells whether an older page exists.
+  const rows = await notesRepository(db, table).page(entityId, query.limit + 1, before);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    notes: page.map(noteOf),
+    nextCursor: rows.length > query.limit && last ? cursorOf(last) : null,
+  };
+}
+
+/** Adds a note; `beforeCommit` runs in the same transaction (the audit event). */
+export async function addNote(
+  db: Db,
+  table: NotesTable,
+  note: { entityId: string; author: string; at: string; text: string },
+  beforeCommit: (transaction: Db, note: Note) => Promise<void>,
+): Promise<Note> {
+  const row: NoteRow = {
+    id: crypto.randomUUID(),
+    entity_id: note.entityId,
+    author: note.author,
+    at: note.at,
+    text: note.text,
+  };
+  return db.transaction().execute(async (transaction) => {
+    await notesRepository(transaction, table).insert(row);
+    await beforeCommit(transaction, noteOf(row));
+    return noteOf(row);
+  });
+}

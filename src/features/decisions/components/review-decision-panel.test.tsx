@@ -1,0 +1,176 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import {
+  defaultNextReviewDate,
+  recordVerificationSchema,
+  type PendingVerification,
+} from '../../../contract/decisions.ts';
+import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
+import { server } from '../../../testing/msw-server.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { ReviewDecisionPanel, type ReviewDecisionPanelProps } from './review-decision-panel.tsx';
+
+// Mantine's Select and Modal under jsdom on a shared 2-core machine can take seconds per step.
+vi.setConfig({ testTimeout: 60_000 });
+
+const ENTITY_ID = 'le-1';
+const today = new Date().toISOString().slice(0, 10);
+
+function pending(overrides: Partial<PendingVerification> = {}): PendingVerification {
+  return {
+    id: 'pv-1',
+    entityId: ENTITY_ID,
+    verification: {
+      legalEntityVerification: true,
+      verificationStatus: 'Accepted',
+      verificationDate: '2026-06-15',
+      verificationSource: 'Companies House',
+      businessStatement: 'Holding company.',
+      nextReviewDate: '2027-06-15',
+      verificationIssues: [],
+    },
+    rule: 'high',
+    requestedBy: 'alice',
+    requestedAt: '2026-06-15T09:30:00.000Z',
+    state: 'pending',
+    decidedBy: null,
+    decidedAt: null,
+    reason: null,
+    ...overrides,
+  };
+}
+
+function renderPanel(props: Partial<ReviewDecisionPanelProps> = {}) {
+  const onEntityChanged = vi.fn(() => Promise.resolve());
+  const view = renderRoute(
+    <ReviewDecisionPanel
+      entityId={ENTITY_ID}
+      riskLevel="High"
+      username="bob"
+      fourEyes="high"
+      onEntityChanged={onEntityChanged}
+      {...props}
+    />,
+  );
+  return { ...view, onEntityChanged };
+}
+
+test('records an outcome with the next review defaulted from the risk level, validated by the shared schema', async () => {
+  let sent: unknown;
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities/:id/verifications', async ({ request }) => {
+      sent = await request.json();
+      return envelope(
+        {
+          state: 'applied',
+          verification: { id: 'v-9', ...recordVerificationSchema.parse(sent) },
+          kycStatus: 'Review',
+          nextKYCReview: defaultNextReviewDate(today, 'Medium'),
+        },
+        201,
+      );
+    }),
+  );
+  const { user, onEntityChanged } = renderPanel({ riskLevel: 'Medium' });
+  await user.click(await screen.findByRole('button', { name: 'Record outcome' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Record review outcome' });
+  expect(within(dialog).getByLabelText(/next review date/i)).toHaveValue(
+    defaultNextReviewDate(today, 'Medium'),
+  );
+  expect(within(dialog).getByText(/Medium risk: 2 years from today/)).toBeInTheDocument();
+
+  // Nothing chosen yet: the shared schema's messages land on the fields.
+  await user.click(within(dialog).getByRole('button', { name: 'Record outcome' }));
+  expect(await within(dialog).findAllByText(/invalid option|expected/i)).not.toHaveLength(0);
+  expect(sent).toBeUndefined();
+
+  await user.click(within(dialog).getByRole('combobox', { name: 'Outcome' }));
+  await user.click(await screen.findByRole('option', { name: 'Review' }));
+  await user.type(within(dialog).getByLabelText(/source/i), 'Companies House');
+  await user.type(within(dialog).getByLabelText(/issues/i), 'Late accounts\n\nNew director');
+  await user.click(within(dialog).getByRole('button', { name: 'Record outcome' }));
+
+  await waitFor(() => expect(onEntityChanged).toHaveBeenCalled());
+  expect(sent).toEqual({
+    verificationStatus: 'Review',
+    verificationDate: today,
+    verificationSource: 'Companies House',
+    businessStatement: '',
+    nextReviewDate: defaultNextReviewDate(today, 'Medium'),
+    verificationIssues: ['Late accounts', 'New director'],
+    legalEntityVerification: true,
+  });
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+});
+
+test('warns that accepting a High-risk entity needs a second reviewer, and shows a server refusal', async () => {
+  server.use(
+    apiHandler('POST /api/v2/entities/legal-entities/:id/verifications', () =>
+      apiError(409, 'A decision on this entity is waiting for a second reviewer.'),
+    ),
+  );
+  const { user } = renderPanel();
+  expect(
+    await screen.findByText(/Accepting this entity needs a second reviewer/),
+  ).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Record outcome' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Record review outcome' });
+  await user.click(within(dialog).getByRole('combobox', { name: 'Outcome' }));
+  await user.click(await screen.findByRole('option', { name: 'Accepted' }));
+  expect(within(dialog).getByText(/waits for a second reviewer/)).toBeInTheDocument();
+  await user.type(within(dialog).getByLabelText(/source/i), 'Registry');
+  await user.click(within(dialog).getByRole('button', { name: 'Record outcome' }));
+  expect(await within(dialog).findByText(/waiting for a second reviewer/)).toBeInTheDocument();
+  expect(within(dialog).getByText('The outcome was not recorded')).toBeInTheDocument();
+});
+
+test('its author sees "Waiting for a second reviewer" and no Confirm or Reject', async () => {
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () =>
+      envelope([pending()]),
+    ),
+  );
+  renderPanel({ username: 'alice' });
+  expect(await screen.findByText('Waiting for a second reviewer')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Record outcome' })).not.toBeInTheDocument();
+});
+
+test('another reviewer confirms, or rejects with a reason', async () => {
+  let current = [pending()];
+  let rejectedWith: unknown;
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () =>
+      envelope(current),
+    ),
+    apiHandler('POST /api/v2/pending-verifications/:id/reject', async ({ request }) => {
+      rejectedWith = await request.json();
+      current = [];
+      return envelope(pending({ state: 'rejected', decidedBy: 'bob', reason: 'No evidence' }));
+    }),
+  );
+  const { user, onEntityChanged } = renderPanel();
+  expect(await screen.findByText('A decision needs your confirmation')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Confirm' })).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Reject' }));
+  await user.click(screen.getByRole('button', { name: 'Reject decision' }));
+  expect(screen.getByText('Give a reason for rejecting the decision.')).toBeInTheDocument();
+  await user.type(screen.getByLabelText(/reason for rejecting/i), 'No evidence');
+  await user.click(screen.getByRole('button', { name: 'Reject decision' }));
+  await waitFor(() => expect(rejectedWith).toEqual({ reason: 'No evidence' }));
+  expect(await screen.findByRole('button', { name: 'Record outcome' })).toBeInTheDocument();
+  expect(onEntityChanged).toHaveBeenCalled();
+});
+
+test('a refused confirmation (the four-eyes 403) is shown', async () => {
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () =>
+      envelope([pending()]),
+    ),
+    apiHandler('POST /api/v2/pending-verifications/:id/confirm', () =>
+      apiError(403, 'Four-eyes rule: a decision must be confirmed by another account.'),
+    ),
+  );
+  const { user } = renderPanel();
+  await user.click(await screen.findByRole('button', { name: 'Confirm' }));
+  expect(await screen.findByText(/Four-eyes rule/)).toBeInTheDocument();
+});

@@ -1,0 +1,206 @@
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconAlertCircle, IconChecks, IconHourglass, IconX } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ErrorState } from '../../../components/error-state.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
+import type { PendingVerification } from '../../../contract/decisions.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { decisionQueries, useConfirmPending, useRejectPending } from '../api/decision-queries.ts';
+import { RecordOutcomeDialog } from './record-outcome-dialog.tsx';
+
+export interface ReviewDecisionPanelProps {
+  entityId: string;
+  riskLevel: string | null | undefined;
+  /** The signed-in account: its own pending decision cannot be confirmed by it. */
+  username: string;
+  /** The running server's FOUR_EYES setting. */
+  fourEyes: 'high' | 'all' | 'off';
+  /** Refreshes the entity's page (status, next review, verifications) after a decision. */
+  onEntityChanged: () => Promise<unknown>;
+}
+
+/** Recording a review outcome, and a decision waiting for a second reviewer (four-eyes). */
+export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
+  const { entityId, riskLevel, fourEyes } = props;
+  const [opened, dialog] = useDisclosure(false);
+  const pending = useQuery(decisionQueries.pending(entityId));
+  const acceptNeedsSecondReviewer =
+    fourEyes === 'all' || (fourEyes === 'high' && riskLevel === 'High');
+
+  let body;
+  if (pending.isPending) {
+    body = <Skeleton h={60} role="status" aria-label="Loading decisions" />;
+  } else if (pending.isError) {
+    body = (
+      <ErrorState
+        title="Pending decisions could not be loaded"
+        message={pending.error.message}
+        onRetry={() => void pending.refetch()}
+        retrying={pending.isFetching}
+      />
+    );
+  } else if (pending.data[0]) {
+    body = <PendingDecision pending={pending.data[0]} {...props} />;
+  } else {
+    body = (
+      <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+        <Text size="sm" c="dimmed" maw="40rem">
+          The outcome becomes the entity’s KYC status and sets its next review date.
+          {acceptNeedsSecondReviewer
+            ? ' Accepting this entity needs a second reviewer’s confirmation.'
+            : ''}
+        </Text>
+        <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
+          Record outcome
+        </Button>
+      </Group>
+    );
+  }
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="review-decision-heading">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="review-decision-heading">
+          Review decision
+        </Title>
+        {body}
+      </Stack>
+      <RecordOutcomeDialog
+        opened={opened}
+        onClose={dialog.close}
+        entityId={entityId}
+        riskLevel={riskLevel}
+        acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+        onEntityChanged={props.onEntityChanged}
+      />
+    </Paper>
+  );
+}
+
+function PendingDecision({
+  pending,
+  entityId,
+  username,
+  onEntityChanged,
+}: ReviewDecisionPanelProps & { pending: PendingVerification }) {
+  const confirm = useConfirmPending(entityId, onEntityChanged);
+  const reject = useRejectPending(entityId, onEntityChanged);
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const isAuthor = pending.requestedBy === username;
+  const { verification } = pending;
+
+  async function onConfirm() {
+    setFailure(null);
+    try {
+      await confirm.mutateAsync(pending.id);
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
+        color: 'green',
+        title: 'Decision confirmed',
+        message: `Status ${verification.verificationStatus}; next review ${verification.nextReviewDate}.`,
+      });
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : 'Something went wrong. Try again.');
+    }
+  }
+
+  async function onReject() {
+    if (reason.trim() === '') {
+      setReasonError('Give a reason for rejecting the decision.');
+      return;
+    }
+    setFailure(null);
+    try {
+      await reject.mutateAsync({ pendingId: pending.id, reason: reason.trim() });
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
+        color: 'gray',
+        title: 'Decision rejected',
+        message: 'The entity stays as it was.',
+      });
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : 'Something went wrong. Try again.');
+    }
+  }
+
+  return (
+    <Stack gap="sm" aria-label="Decision waiting for a second reviewer" role="group">
+      <Group gap="xs">
+        <IconHourglass size={18} aria-hidden />
+        <Text fw={600}>
+          {isAuthor ? 'Waiting for a second reviewer' : 'A decision needs your confirmation'}
+        </Text>
+      </Group>
+      <Text size="sm" component="div">
+        <StatusBadge status={verification.verificationStatus} /> recorded by{' '}
+        <Text span fw={600}>
+          {pending.requestedBy}
+        </Text>{' '}
+        on {formatDate(pending.requestedAt)}; next review {formatDate(verification.nextReviewDate)},
+        source {verification.verificationSource}.
+      </Text>
+      {verification.businessStatement !== '' && (
+        <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {verification.businessStatement}
+        </Text>
+      )}
+      {isAuthor ? (
+        <Text size="sm" c="dimmed">
+          Another reviewer must confirm or reject it before it applies (four-eyes rule).
+        </Text>
+      ) : rejecting ? (
+        <Stack gap="xs">
+          <Textarea
+            label="Reason for rejecting"
+            required
+            rows={2}
+            resize="vertical"
+            value={reason}
+            onChange={(event) => {
+              setReason(event.currentTarget.value);
+              setReasonError(null);
+            }}
+            error={reasonError}
+          />
+          <Group gap="xs">
+            <Button color="red" loading={reject.isPending} onClick={() => void onReject()}>
+              Reject decision
+            </Button>
+            <Button variant="default" onClick={() => setRejecting(false)}>
+              Cancel
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Group gap="xs">
+          <Button
+            leftSection={<IconChecks size={16} aria-hidden />}
+            loading={confirm.isPending}
+            onClick={() => void onConfirm()}
+          >
+            Confirm
+          </Button>
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconX size={16} aria-hidden />}
+            onClick={() => setRejecting(true)}
+          >
+            Reject
+          </Button>
+        </Group>
+      )}
+      {failure && (
+        <Alert color="red" icon={<IconAlertCircle size={18} aria-hidden />} title="Not done">
+          {failure}
+        </Alert>
+      )}
+    </Stack>
+  );
+}
