@@ -45,6 +45,18 @@ function isProxyAddress(value: string): boolean {
   return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
 }
 
+/** 32 bytes in base64 with its padding, as `openssl rand -base64 32` prints them (whitespace around ignored). */
+const documentKey = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .refine(
+      (value) => value === undefined || /^[A-Za-z0-9+/]{43}=$/.test(value),
+      `${name} must be 32 random bytes in base64 (44 characters ending in =), as openssl rand -base64 32 prints them.`,
+    )
+    .transform((value) => (value === undefined ? undefined : Buffer.from(value, 'base64')));
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a port number from 0 to 65535.' })
@@ -124,6 +136,8 @@ const envSchema = z.object({
       (entries) => entries.every(isProxyAddress),
       'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.5,192.168.0.0/16 (or loopback, linklocal, uniquelocal).',
     ),
+  DOCUMENT_KEY: documentKey('DOCUMENT_KEY'),
+  DOCUMENT_KEY_PREVIOUS: documentKey('DOCUMENT_KEY_PREVIOUS'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -147,6 +161,10 @@ export type Config = {
   corsOrigins: string[];
   /** Reverse proxies whose X-Forwarded-For is believed; empty: the socket's address is the client's. */
   trustProxy: string[];
+  /** Master key of the documents' data keys (DOCUMENT_KEY); absent: a key file in dataDir, SQLite only. */
+  documentKey: Buffer | undefined;
+  /** The master key before a rotation (DOCUMENT_KEY_PREVIOUS): still unwraps, never wraps. */
+  documentKeyPrevious: Buffer | undefined;
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -187,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
+    documentKey: e.DOCUMENT_KEY,
+    documentKeyPrevious: e.DOCUMENT_KEY_PREVIOUS,
     staticDir: path.resolve('dist'),
   };
 }

@@ -61,11 +61,10 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
     async ({ params, reply }) => {
       const document = await documents.findStored(params.id);
       if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
-      const { stream, contentLength } = documentEnvelopeStream(documentDetailFieldsOf(document), {
-        length: document.storedBytes,
-        chunkCount: document.chunkCount,
-        chunk: (seq) => documents.chunk(document.id, seq),
-      });
+      const { stream, contentLength } = documentEnvelopeStream(
+        documentDetailFieldsOf(document),
+        documents.plainBytesOf(document, services.documentKeys),
+      );
       await reply
         .code(200)
         .type('application/json; charset=utf-8')

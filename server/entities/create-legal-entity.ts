@@ -199,7 +199,7 @@ export async function createLegalEntity(
     }
 
     await entities.insertLegalEntity(records);
-    await documentsRepository(transaction).insertMany(documents);
+    await documentsRepository(transaction).insertMany(documents, services.documentKeys);
     const entity = await getLegalEntity(transaction, records.entity.id);
     if (idempotency) {
       await entities.insertIdempotencyKey({
