@@ -18,6 +18,7 @@ import {
   setClientConfigCommand,
   type ClientConfigSummary,
 } from './client-config-commands.ts';
+import { rotateKeysCommand, rotationText } from './key-commands.ts';
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -176,6 +177,14 @@ const COMMANDS: Record<string, CommandSpec> = {
         : result.configs.map(
             (config) => `${String(config.configId)}\t${config.name}\t${config.defaultSubject}`,
           ),
+  }),
+  'keys:rotate': command({
+    usage: 'keys:rotate',
+    summary:
+      'Re-wrap every document key under DOCUMENT_KEY, unwrapping with DOCUMENT_KEY_PREVIOUS, while servers run.',
+    takes: undefined,
+    run: ({ config, db }) => rotateKeysCommand(config, db),
+    text: rotationText,
   }),
   'db:backup': command({
     usage: 'db:backup <file>',

@@ -191,10 +191,13 @@ describe.runIf(testEngine === 'postgres')('db:copy-to-postgres', () => {
       expect(again.stderr).toContain('copy into a new, empty database');
 
       // A server on the copy answers as the original did, document bytes included.
+      // The documents stay sealed under the source's key file: its key becomes DOCUMENT_KEY.
+      const documentKey = await fs.readFile(path.join(source.dataDir, 'document-key'), 'utf8');
       const copied = await startTestServer({
         mode: 'embedded',
         dataDir: source.dataDir,
         databaseUrl: target,
+        env: { DOCUMENT_KEY: documentKey.trim() },
       });
       try {
         const path = `/api/v2/entities/legal-entities/${entity.id}`;

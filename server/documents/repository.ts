@@ -116,26 +116,29 @@ export function documentsRepository(db: Db) {
     },
 
     /**
-     * A document's bytes as they were uploaded, one piece at a time: the data key is unwrapped
-     * once, here (a wrong key throws before anything is sent), and each piece is authenticated
+     * A document's bytes as they were uploaded, one piece at a time. The data key is unwrapped and
+     * the first piece read and authenticated here, before any response is sent, so a wrong key or
+     * an altered small document is an error, never garbage; each later piece is authenticated
      * before it is given out.
      */
-    plainBytesOf(document: StoredDocument, keys: DocumentKeys): StoredBytes {
+    async plainBytesOf(document: StoredDocument, keys: DocumentKeys): Promise<StoredBytes> {
       const seal = sealOf(document);
       const chunk = (seq: number) => repository.chunk(document.id, seq);
       if (!seal) return { length: document.storedBytes, chunkCount: document.chunkCount, chunk };
       const dataKey = unwrapDataKey(keys, document.id, seal);
       const last = document.chunkCount - 1;
+      const open = async (seq: number) => {
+        const stored = await chunk(seq);
+        return (
+          stored &&
+          decryptPiece(dataKey, seal.nonce, { seq, last: seq === last }, stored, document.id)
+        );
+      };
+      const first = await open(0);
       return {
         length: document.storedBytes - TAG_BYTES * document.chunkCount,
         chunkCount: document.chunkCount,
-        async chunk(seq) {
-          const stored = await chunk(seq);
-          return (
-            stored &&
-            decryptPiece(dataKey, seal.nonce, { seq, last: seq === last }, stored, document.id)
-          );
-        },
+        chunk: (seq) => (seq === 0 ? Promise.resolve(first) : open(seq)),
       };
     },
 

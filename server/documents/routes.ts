@@ -63,7 +63,7 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       if (!document) throw new ApiError(404, `No document has the id ${params.id}.`);
       const { stream, contentLength } = documentEnvelopeStream(
         documentDetailFieldsOf(document),
-        documents.plainBytesOf(document, services.documentKeys),
+        await documents.plainBytesOf(document, services.documentKeys),
       );
       await reply
         .code(200)

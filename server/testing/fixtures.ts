@@ -168,7 +168,7 @@ export async function storedDocumentBytes(
   const documents = documentsRepository(executor);
   const document = await documents.findStored(documentId);
   if (!document) throw new Error(`No document ${documentId}`);
-  const stored = documents.plainBytesOf(document, keys);
+  const stored = await documents.plainBytesOf(document, keys);
   const pieces: Buffer[] = [];
   for (let seq = 0; seq < stored.chunkCount; seq += 1) {
     const piece = await stored.chunk(seq);
