@@ -16,6 +16,9 @@ import {
 /** Bytes per stored piece of a document: a multiple of 3, so each piece's base64 has no padding but the last. */
 export const DOCUMENT_CHUNK_BYTES = 3 * 64 * 1024;
 
+/** Metadata rows per INSERT: well under SQLite's 32,766 bound parameters. */
+const ROWS_PER_INSERT = 500;
+
 export interface NewDocument {
   /** The metadata; the repository adds the seal. */
   row: Omit<DocumentRow, keyof DocumentSeal>;
@@ -146,10 +149,12 @@ export function documentsRepository(db: Db) {
     async insertMany(documents: readonly NewDocument[], keys: DocumentKeys) {
       if (documents.length === 0) return;
       const sealed = documents.map((document) => sealedDocument(keys, document));
-      await db
-        .insertInto('documents')
-        .values(sealed.map((document) => document.row))
-        .execute();
+      for (let start = 0; start < sealed.length; start += ROWS_PER_INSERT) {
+        await db
+          .insertInto('documents')
+          .values(sealed.slice(start, start + ROWS_PER_INSERT).map((document) => document.row))
+          .execute();
+      }
       for (const document of sealed) {
         // One statement per piece keeps each bound parameter small.
         for (const row of document.chunks) {
