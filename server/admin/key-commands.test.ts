@@ -126,27 +126,27 @@ describe('npm run admin -- keys:rotate', () => {
     let reads = 0;
     let readsWhileMixed = 0;
     try {
-      let rotating = true;
-      let mixed = false;
+      // Shared by the loops below, which TypeScript cannot see change each other's flags.
+      const state = { rotating: true, mixed: false };
       const readers = Array.from({ length: 4 }, async (_, reader) => {
-        for (let next = reader; rotating; next += 4) {
+        for (let next = reader; state.rotating; next += 4) {
           const id = ids[next % ids.length] ?? '';
           const digest = await digestOfDownload(during, id);
           if (digest !== digests.get(id)) mismatches.push(`${id}: ${digest}`);
           reads += 1;
-          if (mixed) readsWhileMixed += 1;
+          if (state.mixed) readsWhileMixed += 1;
         }
       });
       // Watches for the moment some data keys are under the new key and some still under the old.
       const watcher = (async () => {
         const documents = documentsRepository(during.app.services.db);
-        while (rotating) {
-          mixed = (await documents.countByKeyId()).length === 2;
+        while (state.rotating) {
+          state.mixed = (await documents.countByKeyId()).length === 2;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
       const rotation = adminProcess(rotationEnv, 'keys:rotate', '--json').finally(() => {
-        rotating = false;
+        state.rotating = false;
       });
       const [result] = await Promise.all([rotation, watcher, ...readers]);
       expect(result.stderr).toBe('');

@@ -183,7 +183,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     summary:
       'Re-wrap every document key under DOCUMENT_KEY, unwrapping with DOCUMENT_KEY_PREVIOUS, while servers run.',
     takes: undefined,
-    run: ({ config, db }) => rotateKeysCommand(config, db),
+    run: (context) => rotateKeysCommand(context.config, () => context.db()),
     text: rotationText,
   }),
   'db:backup': command({

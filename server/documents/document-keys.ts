@@ -101,6 +101,7 @@ export async function prepareDocumentKeys(db: Db, keys: DocumentKeys, log: KeyLo
       if (!(error instanceof DocumentKeyError)) throw error;
       throw new Error(
         `${error.message} Start with the key they were encrypted with (during a rotation, as DOCUMENT_KEY_PREVIOUS); see docs/deployment.md.`,
+        { cause: error },
       );
     }
   }

@@ -424,7 +424,7 @@ describe('the master key', () => {
   it('is 32 bytes in base64: another value is a configuration error naming the variable, never echoing it', () => {
     for (const [name, value] of [
       ['DOCUMENT_KEY', 'c2hvcnQ='],
-      ['DOCUMENT_KEY', `${KEY_A.slice(0, -1)}`],
+      ['DOCUMENT_KEY', KEY_A.slice(0, -1)],
       ['DOCUMENT_KEY_PREVIOUS', 'not base64 at all but long enough to be a key ='],
     ] as const) {
       let message = '';
