@@ -34,9 +34,22 @@ function sealOf(row: DocumentRow): DocumentSeal | undefined {
   return { key_id: row.key_id, wrapped_key: row.wrapped_key, nonce: row.nonce };
 }
 
+/** Piece `index` of `pieces` encrypted under the data key; the last piece is marked as such. */
+function encryptedChunk(
+  dataKey: Buffer,
+  seal: DocumentSeal,
+  pieces: readonly DocumentChunkTable[],
+  index: number,
+): DocumentChunkTable {
+  const piece = pieces[index];
+  if (!piece) throw new RangeError(`No piece ${String(index)}`);
+  const place = { seq: piece.seq, last: index === pieces.length - 1 };
+  return { ...piece, bytes: encryptPiece(dataKey, seal.nonce, place, piece.bytes) };
+}
+
 /**
- * A new document's metadata with its seal, and its pieces encrypted under a fresh data key; for
- * every writer (the create route, the seed), so no document bytes reach the database in the clear.
+ * A new document's metadata with its seal, and its pieces encrypted under a fresh data key, for
+ * bulk writers (the seed): no document bytes reach the database in the clear.
  */
 export function sealedDocument(
   keys: DocumentKeys,
@@ -46,15 +59,7 @@ export function sealedDocument(
   const pieces = chunkRowsOf(document.row.id, document.bytes);
   return {
     row: { ...document.row, ...seal },
-    chunks: pieces.map((piece, index) => ({
-      ...piece,
-      bytes: encryptPiece(
-        dataKey,
-        seal.nonce,
-        { seq: piece.seq, last: index === pieces.length - 1 },
-        piece.bytes,
-      ),
-    })),
+    chunks: pieces.map((_, index) => encryptedChunk(dataKey, seal, pieces, index)),
   };
 }
 
@@ -145,20 +150,33 @@ export function documentsRepository(db: Db) {
       };
     },
 
-    /** Inserts metadata and bytes, sealed under the current master key; the caller runs it inside its transaction. */
+    /**
+     * Inserts metadata and bytes, sealed under the current master key, one encrypted piece at a
+     * time; the caller runs it inside its transaction.
+     */
     async insertMany(documents: readonly NewDocument[], keys: DocumentKeys) {
-      if (documents.length === 0) return;
-      const sealed = documents.map((document) => sealedDocument(keys, document));
+      const sealed = documents.map((document) => ({
+        document,
+        ...newDataKey(keys, document.row.id),
+      }));
       for (let start = 0; start < sealed.length; start += ROWS_PER_INSERT) {
         await db
           .insertInto('documents')
-          .values(sealed.slice(start, start + ROWS_PER_INSERT).map((document) => document.row))
+          .values(
+            sealed
+              .slice(start, start + ROWS_PER_INSERT)
+              .map(({ document, seal }) => ({ ...document.row, ...seal })),
+          )
           .execute();
       }
-      for (const document of sealed) {
+      for (const { document, dataKey, seal } of sealed) {
+        const pieces = chunkRowsOf(document.row.id, document.bytes);
         // One statement per piece keeps each bound parameter small.
-        for (const row of document.chunks) {
-          await db.insertInto('document_chunks').values(row).execute();
+        for (let index = 0; index < pieces.length; index += 1) {
+          await db
+            .insertInto('document_chunks')
+            .values(encryptedChunk(dataKey, seal, pieces, index))
+            .execute();
         }
       }
     },
