@@ -159,7 +159,11 @@ describe.runIf(testEngine === 'sqlite')('db:backup and db:restore (embedded data
 
 describe.runIf(testEngine === 'postgres')('db:copy-to-postgres', () => {
   test('copies every row and document byte for byte, verified, and refuses a database in use', async () => {
-    const source = await startTestServer({ mode: 'embedded', env: { DATABASE_URL: '' } });
+    // The embedded default: SQLite, documents under the key file in DATA_DIR.
+    const source = await startTestServer({
+      mode: 'embedded',
+      env: { DATABASE_URL: '', DOCUMENT_KEY: '' },
+    });
     const target = await createTestDatabase(inject('postgresServerUrl'));
     try {
       const bytes = crypto.randomBytes(300_000);
