@@ -697,7 +697,7 @@ const migrations: Record<string, Migration> = {
   '0010_document_encryption': {
     async up(db: Kysely<unknown>) {
       // Null means stored in the clear: a migration has no key, so the app seals those rows at
-      // start-up (server/documents/document-keys.ts), and an instance still on 0008 may add more.
+      // start-up (server/documents/document-keys.ts).
       await db.schema.alterTable('documents').addColumn('key_id', 'text').execute();
       await db.schema.alterTable('documents').addColumn('wrapped_key', bytesType(db)).execute();
       await db.schema.alterTable('documents').addColumn('nonce', bytesType(db)).execute();

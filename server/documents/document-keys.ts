@@ -87,9 +87,8 @@ function readKeyFile(file: string): Buffer {
 
 /**
  * Start-up: refuses a master key that does not match the stored documents (one row is checked),
- * then seals any documents still stored in the clear (from before 0010, or written by an instance
- * not yet upgraded), in batches, each in its own transaction so instances starting together share
- * the work.
+ * then seals any documents still stored in the clear (from before 0010), in batches, each in its
+ * own transaction so instances starting together share the work.
  */
 export async function prepareDocumentKeys(db: Db, keys: DocumentKeys, log: KeyLog): Promise<void> {
   const documents = documentsRepository(db);
