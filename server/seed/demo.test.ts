@@ -286,6 +286,10 @@ describe('ensureDemoData on an empty database', () => {
       .execute();
     const counts = await tableCounts(services.db);
     expect(documents).toHaveLength(counts.documents ?? -1);
+    // Encrypted as they are written (docs/security.md), under the server's key.
+    expect(new Set(documents.map((document) => document.key_id))).toEqual(
+      new Set([services.documentKeys.current.id]),
+    );
     expect(new Set(documents.map((document) => document.type))).toEqual(new Set(DOCUMENT_TYPES));
     expect(new Set(documents.map((document) => document.mime_type))).toEqual(
       new Set(['application/pdf', 'image/png']),
