@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { openDatabase } from '../server/db/database.ts';
+import { loadDocumentKeys } from '../server/documents/document-keys.ts';
 import { documentsRepository } from '../server/documents/repository.ts';
+import { loadConfig } from '../server/env.ts';
 
 /** A valid one-page PDF 1.4 of about `size` bytes: an unreferenced stream of filler keeps the xref exact. */
 export function paddedPdf(size: number): Buffer {
@@ -77,7 +79,14 @@ export async function insertLargeDocument(dataDir: string, bytes: Buffer, fileNa
       file_size: bytes.length,
       sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
     };
-    await db.transaction().execute((trx) => documentsRepository(trx).insertMany([{ row, bytes }]));
+    // The key file the bench's server (DATA_DIR, no DOCUMENT_KEY) reads when it starts.
+    const keys = loadDocumentKeys(loadConfig({ DATA_DIR: dataDir }), {
+      info: () => undefined,
+      warn: () => undefined,
+    });
+    await db
+      .transaction()
+      .execute((trx) => documentsRepository(trx).insertMany([{ row, bytes }], keys));
     return { entityId: owner.id, documentId, fileName };
   } finally {
     await db.destroy();

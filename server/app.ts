@@ -17,6 +17,7 @@ import { registerClientUpdateRoutes } from './client-updates/routes.ts';
 import { auditOf } from './decisions/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
+import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import type { Config } from './env.ts';
@@ -96,10 +97,19 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     await serveConsole(app, config.staticDir);
     return app;
   }
+  const documentKeys = await (async () => {
+    const keys = loadDocumentKeys(config, app.log);
+    await prepareDocumentKeys(db, keys, app.log);
+    return keys;
+  })().catch(async (error: unknown) => {
+    await app.close();
+    throw error;
+  });
   const services: AppServices = {
     config,
     db,
     signingKey: await loadSigningKey(config, db),
+    documentKeys,
     now,
   };
 

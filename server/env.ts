@@ -48,6 +48,17 @@ function isProxyAddress(value: string): boolean {
 
 /** Seven years, leap days included. */
 const AUDIT_RETENTION_DEFAULT_DAYS = 2557;
+/** 32 bytes in base64 with its padding, as `openssl rand -base64 32` prints them (whitespace around ignored). */
+const documentKey = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .refine(
+      (value) => value === undefined || /^[A-Za-z0-9+/]{43}=$/.test(value),
+      `${name} must be 32 random bytes in base64 (44 characters ending in =), as openssl rand -base64 32 prints them.`,
+    )
+    .transform((value) => (value === undefined ? undefined : Buffer.from(value, 'base64')));
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -137,6 +148,8 @@ const envSchema = z.object({
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1.')
     .max(36_525, 'AUDIT_RETENTION_DAYS must be at most 36525 (a hundred years).')
     .default(AUDIT_RETENTION_DEFAULT_DAYS),
+  DOCUMENT_KEY: documentKey('DOCUMENT_KEY'),
+  DOCUMENT_KEY_PREVIOUS: documentKey('DOCUMENT_KEY_PREVIOUS'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -164,6 +177,10 @@ export type Config = {
   fourEyes: (typeof FOUR_EYES_MODES)[number];
   /** Audit events older than this many days are pruned (docs/audit.md). */
   auditRetentionDays: number;
+  /** Master key of the documents' data keys (DOCUMENT_KEY); absent: a key file in dataDir, SQLite only. */
+  documentKey: Buffer | undefined;
+  /** The master key before a rotation (DOCUMENT_KEY_PREVIOUS): still unwraps, never wraps. */
+  documentKeyPrevious: Buffer | undefined;
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -206,6 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     fourEyes: e.FOUR_EYES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    documentKey: e.DOCUMENT_KEY,
+    documentKeyPrevious: e.DOCUMENT_KEY_PREVIOUS,
     staticDir: path.resolve('dist'),
   };
 }

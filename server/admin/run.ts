@@ -24,6 +24,7 @@ import {
   setClientConfigCommand,
   type ClientConfigSummary,
 } from './client-config-commands.ts';
+import { rotateKeysCommand, rotationText } from './key-commands.ts';
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -239,6 +240,14 @@ const COMMANDS: Record<string, CommandSpec> = {
         ? 'No audit events are older than the retention period.'
         : `Deleted ${String(result.pruned)} audit events, through event ${String(result.through)}; the chain now starts after it.`,
     ],
+  }),
+  'keys:rotate': command({
+    usage: 'keys:rotate',
+    summary:
+      'Re-wrap every document key under DOCUMENT_KEY, unwrapping with DOCUMENT_KEY_PREVIOUS, while servers run.',
+    takes: undefined,
+    run: (context) => rotateKeysCommand(context.config, () => context.db()),
+    text: rotationText,
   }),
   'db:backup': command({
     usage: 'db:backup <file>',

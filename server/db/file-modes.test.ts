@@ -46,11 +46,16 @@ async function modesUnder(dataDir: string): Promise<Record<string, string>> {
   return modes;
 }
 
-/** On PostgreSQL only the outbox lives in DATA_DIR. */
+/** On PostgreSQL only the outbox lives in DATA_DIR (DOCUMENT_KEY is required there). */
 const PRIVATE = {
   '.': '700',
   ...(testEngine === 'sqlite'
-    ? { [DATABASE]: '600', [`${DATABASE}-wal`]: '600', [`${DATABASE}-shm`]: '600' }
+    ? {
+        [DATABASE]: '600',
+        [`${DATABASE}-wal`]: '600',
+        [`${DATABASE}-shm`]: '600',
+        'document-key': '600',
+      }
     : {}),
   outbox: '700',
   'outbox/(e-mail)': '600',
@@ -82,7 +87,10 @@ test('an existing DATA_DIR and database left readable by others are made private
   await writeSomething(first);
   await first.close();
   await fs.chmod(dataDir, 0o755);
-  if (testEngine === 'sqlite') await fs.chmod(path.join(dataDir, DATABASE), 0o644);
+  if (testEngine === 'sqlite') {
+    await fs.chmod(path.join(dataDir, DATABASE), 0o644);
+    await fs.chmod(path.join(dataDir, 'document-key'), 0o644);
+  }
   await fs.chmod(path.join(dataDir, 'outbox'), 0o755);
 
   const second = await startTestServer({ dataDir, databaseUrl, mode: 'embedded' });

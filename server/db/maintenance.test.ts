@@ -167,7 +167,11 @@ describe.runIf(testEngine === 'sqlite')('db:backup and db:restore (embedded data
 
 describe.runIf(testEngine === 'postgres')('db:copy-to-postgres', () => {
   test('copies every row and document byte for byte, verified, and refuses a database in use', async () => {
-    const source = await startTestServer({ mode: 'embedded', env: { DATABASE_URL: '' } });
+    // The embedded default: SQLite, documents under the key file in DATA_DIR.
+    const source = await startTestServer({
+      mode: 'embedded',
+      env: { DATABASE_URL: '', DOCUMENT_KEY: '' },
+    });
     const target = await createTestDatabase(inject('postgresServerUrl'));
     try {
       const bytes = crypto.randomBytes(300_000);
@@ -199,10 +203,13 @@ describe.runIf(testEngine === 'postgres')('db:copy-to-postgres', () => {
       expect(again.stderr).toContain('copy into a new, empty database');
 
       // A server on the copy answers as the original did, document bytes included.
+      // The documents stay sealed under the source's key file: its key becomes DOCUMENT_KEY.
+      const documentKey = await fs.readFile(path.join(source.dataDir, 'document-key'), 'utf8');
       const copied = await startTestServer({
         mode: 'embedded',
         dataDir: source.dataDir,
         databaseUrl: target,
+        env: { DOCUMENT_KEY: documentKey.trim() },
       });
       try {
         const path = `/api/v2/entities/legal-entities/${entity.id}`;

@@ -173,12 +173,13 @@ export async function copySqliteToPostgres(
       if (digest !== digestOf(copied.hashes) || original.bytes !== copied.bytes) {
         throw new Error('The copied document bytes differ from the originals; nothing was kept.');
       }
-      // Each document's bytes also match the SHA-256 recorded when it was uploaded.
+      // Each document's bytes also match the SHA-256 recorded when it was uploaded; sealed ones
+      // are copied as they are (their GCM tags authenticate them) and need the same key.
       const recorded = await trx
         .selectFrom('documents')
-        .select(['id', 'sha256', 'file_size'])
+        .select(['id', 'sha256', 'file_size', 'key_id'])
         .execute();
-      for (const document of recorded) {
+      for (const document of recorded.filter((row) => row.key_id === null)) {
         const hash = copied.hashes.get(document.id) ?? crypto.createHash('sha256').digest('hex');
         if (hash !== document.sha256) {
           throw new Error(

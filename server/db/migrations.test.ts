@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { foldForSearch } from '../../src/contract/search-text.ts';
+import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
 import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';
 import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
@@ -14,6 +15,8 @@ import { migrateToLatest, migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
+
+const TEST_KEYS = documentKeysOf(masterKeyOf(crypto.randomBytes(32), 'a test key'));
 
 /** A legal entity as the first schema holds it, for databases not yet migrated to the newest one. */
 async function insertEarlyLegalEntity(
@@ -74,7 +77,9 @@ describe('0003_document_chunks', () => {
       await migrateToLatest(db as unknown as Kysely<unknown>);
 
       for (const file of files) {
-        expect((await storedDocumentBytes(db, file.id)).equals(file.bytes)).toBe(true);
+        // Still in the clear after the migrations: the app seals them when it starts.
+        const bytes = await storedDocumentBytes(db, file.id, TEST_KEYS);
+        expect(bytes.equals(file.bytes)).toBe(true);
         const pieces = await db
           .selectFrom('document_chunks')
           .select(['seq', sql<number>`length(bytes)`.as('size')])

@@ -103,9 +103,19 @@ export interface DocumentTable {
   decided_by: Generated<string | null>;
   decided_at: Generated<string | null>;
   decision_reason: Generated<string | null>;
+  /**
+   * The seal of the bytes (server/documents/document-crypto.ts): the master key's id, the wrapped
+   * data key and the pieces' base nonce; all null for bytes stored in the clear before 0010.
+   */
+  key_id: string | null;
+  wrapped_key: Buffer | null;
+  nonce: Buffer | null;
 }
 
-/** Bytes apart from metadata, so that listing documents never reads them, in pieces numbered from 0. */
+/**
+ * Bytes apart from metadata, so that listing documents never reads them, in pieces numbered from 0;
+ * each piece is its ciphertext and GCM tag when the document is sealed.
+ */
 export interface DocumentChunkTable {
   document_id: string;
   seq: number;

@@ -5,7 +5,12 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
+import {
+  dropTestDatabaseUrl,
+  newTestDatabaseUrl,
+  TEST_DOCUMENT_KEY,
+  testEngine,
+} from '../testing/harness.ts';
 import { openDatabase } from './database.ts';
 
 interface RunningServer {
@@ -22,7 +27,7 @@ function startProcess(dataDir: string, databaseUrl?: string): Promise<RunningSer
       DATA_DIR: dataDir,
       PORT: '0',
       LOG_LEVEL: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: TEST_DOCUMENT_KEY } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

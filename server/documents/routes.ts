@@ -68,11 +68,10 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
         entityId: document.entity_id,
         detail: { fileName: document.file_name },
       });
-      const { stream, contentLength } = documentEnvelopeStream(documentDetailFieldsOf(document), {
-        length: document.storedBytes,
-        chunkCount: document.chunkCount,
-        chunk: (seq) => documents.chunk(document.id, seq),
-      });
+      const { stream, contentLength } = documentEnvelopeStream(
+        documentDetailFieldsOf(document),
+        await documents.plainBytesOf(document, services.documentKeys),
+      );
       await reply
         .code(200)
         .type('application/json; charset=utf-8')

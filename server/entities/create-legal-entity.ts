@@ -203,7 +203,7 @@ export async function createLegalEntity(
     }
 
     await entities.insertLegalEntity(records);
-    await documentsRepository(transaction).insertMany(documents);
+    await documentsRepository(transaction).insertMany(documents, services.documentKeys);
     await refreshListRecords(transaction, [
       records.entity.id,
       ...(records.primaryContact ? [records.primaryContact.entity.id] : []),

@@ -6,6 +6,7 @@ import { registerAuthRoutes } from '../auth/routes.ts';
 import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
 import { auditOf } from '../decisions/audit-binding.ts';
 import type { Database } from '../db/schema.ts';
+import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
 import { registerDocumentRoutes } from '../documents/routes.ts';
 import { registerEntityRoutes } from '../entities/routes.ts';
 import type { Config } from '../env.ts';
@@ -23,6 +24,7 @@ export async function declareApiRoutesForDocument(config: Config): Promise<void>
     config: { ...config, smtpUrl: undefined },
     db,
     signingKey: crypto.randomBytes(32),
+    documentKeys: documentKeysOf(masterKeyOf(crypto.randomBytes(32), 'a throwaway key')),
     now: () => new Date(),
   };
   const declarations = Fastify({ logger: false });

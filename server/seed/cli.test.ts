@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { isValidLei } from '../../src/contract/identifiers.ts';
 import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { openDatabase, type Db } from '../db/database.ts';
+import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import { storedDocumentBytes } from '../testing/fixtures.ts';
 import { ensureDemoData } from './demo.ts';
@@ -120,8 +121,12 @@ describe('npm run seed', () => {
         .selectFrom('documents')
         .select(['documents.id', 'documents.sha256', 'documents.file_size'])
         .execute();
+      const keys = loadDocumentKeys(loadConfig({ DATA_DIR: dataDir }), {
+        info: () => undefined,
+        warn: () => undefined,
+      });
       for (const file of files) {
-        const bytes = await storedDocumentBytes(db, file.id);
+        const bytes = await storedDocumentBytes(db, file.id, keys);
         expect(file.file_size).toBe(bytes.length);
         expect(file.sha256).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
       }
@@ -150,10 +155,12 @@ describe('npm run seed', () => {
       );
       expect(unique.size).toBe(600);
       // Seeded data counts as data: a server started on it loads no demo set.
+      const config = loadConfig({ DATA_DIR: dataDir });
       const services = {
-        config: loadConfig({ DATA_DIR: dataDir }),
+        config,
         db,
         signingKey: new Uint8Array(32),
+        documentKeys: loadDocumentKeys(config, { info: () => undefined, warn: () => undefined }),
         now: () => new Date(),
       };
       expect(await ensureDemoData(services)).toBeNull();

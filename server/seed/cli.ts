@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
+import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import { createGenerator, type SeedRows } from './generators.ts';
 import { seedRepository } from './seed-repository.ts';
@@ -66,6 +67,8 @@ async function main() {
   const config = loadConfig();
   const { db } = await openDatabase(config.dataDir, config.databaseUrl);
   try {
+    // Quiet: the server names the key file in its warning when it starts.
+    const documentKeys = loadDocumentKeys(config, { info: () => undefined, warn: () => undefined });
     const repository = seedRepository(db);
     const takenRegistrations = await repository.registrationKeys();
     const generator = createGenerator({
@@ -76,6 +79,7 @@ async function main() {
       takenRegistrations,
       documentsPerEntity: options.documentsPerEntity,
       sharedFiles: true,
+      documentKeys,
     });
     process.stdout.write(
       `Seeding ${String(options.entities)} legal entities and ${String(options.persons)} natural persons into ${config.dataDir}\n`,

@@ -9,6 +9,7 @@ import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts'
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { verifyPassword } from '../auth/secrets.ts';
 import { openDatabase, type Db } from '../db/database.ts';
+import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import type { AppServices } from '../services.ts';
 import { storedDocumentBytes } from '../testing/fixtures.ts';
@@ -26,10 +27,12 @@ async function freshServices(): Promise<AppServices> {
   tempDirs.push(dataDir);
   const { db } = await openDatabase(dataDir);
   openDbs.push(db);
+  const config = loadConfig({ DATA_DIR: dataDir });
   return {
-    config: loadConfig({ DATA_DIR: dataDir }),
+    config,
     db,
     signingKey: new Uint8Array(32),
+    documentKeys: loadDocumentKeys(config, { info: () => undefined, warn: () => undefined }),
     now: () => NOW,
   };
 }
@@ -283,6 +286,10 @@ describe('ensureDemoData on an empty database', () => {
       .execute();
     const counts = await tableCounts(services.db);
     expect(documents).toHaveLength(counts.documents ?? -1);
+    // Encrypted as they are written (docs/security.md), under the server's key.
+    expect(new Set(documents.map((document) => document.key_id))).toEqual(
+      new Set([services.documentKeys.current.id]),
+    );
     expect(new Set(documents.map((document) => document.type))).toEqual(new Set(DOCUMENT_TYPES));
     expect(new Set(documents.map((document) => document.mime_type))).toEqual(
       new Set(['application/pdf', 'image/png']),
@@ -296,7 +303,7 @@ describe('ensureDemoData on an empty database', () => {
     expect(documents.some((document) => document.approved === 1)).toBe(true);
     expect(documents.some((document) => document.approved === 0)).toBe(true);
     for (const document of documents) {
-      const bytes = await storedDocumentBytes(services.db, document.id);
+      const bytes = await storedDocumentBytes(services.db, document.id, services.documentKeys);
       expect(document.file_size).toBe(bytes.length);
       expect(document.sha256).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
       expect(document.date_received).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -328,7 +335,7 @@ describe('ensureDemoData on an empty database', () => {
       .where('documents.mime_type', '=', 'application/pdf')
       .where('legal_entities.country', '=', 'GB')
       .executeTakeFirstOrThrow();
-    const bytes = await storedDocumentBytes(services.db, certificate.id);
+    const bytes = await storedDocumentBytes(services.db, certificate.id, services.documentKeys);
     expect(bytes.toString('latin1')).toContain(
       certificate.company_name.replace(/[()\\]/g, (char) => `\\${char}`),
     );

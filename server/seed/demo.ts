@@ -23,7 +23,11 @@ export async function ensureDemoData(
     await seed.recordFirstStartCheck(services.now());
     if (await seed.hasEntities()) return null;
     if (await accountsRepository(trx).findByUsername(DEMO_ACCOUNT.username)) return null;
-    const generator = createGenerator({ seed: DEMO_SEED, now: services.now() });
+    const generator = createGenerator({
+      seed: DEMO_SEED,
+      now: services.now(),
+      documentKeys: services.documentKeys,
+    });
     await seed.insert(generator.batch(DEMO_LEGAL_ENTITIES, DEMO_NATURAL_PERSONS));
     const account = await createAccount(trx, DEMO_ACCOUNT.username, {
       displayName: DEMO_ACCOUNT.displayName,

@@ -17,7 +17,8 @@ import type {
   NaturalPersonInput,
   VerificationTable,
 } from '../db/schema.ts';
-import { chunkRowsOf } from '../documents/repository.ts';
+import type { DocumentKeys } from '../documents/document-crypto.ts';
+import { chunkRowsOf, sealedDocument } from '../documents/repository.ts';
 import {
   COMPANY_WORDS,
   COUNTRIES,
@@ -54,6 +55,8 @@ export interface GeneratorOptions {
   documentsPerEntity?: number;
   /** Reuse one generated PDF and one PNG for every document (bulk data stays small). */
   sharedFiles?: boolean;
+  /** Seals each document's bytes; without it (tests that never read them) they are in the clear until the next start. */
+  documentKeys?: DocumentKeys;
 }
 
 export const RELATIONSHIPS = {
@@ -581,7 +584,7 @@ export function createGenerator(options: GeneratorOptions) {
         : owner.status === 'New'
           ? false
           : random.chance(0.5);
-    rows.documents.push({
+    const row = {
       id,
       entity_id: owner.id,
       file_name: chosen.fileName,
@@ -592,8 +595,12 @@ export function createGenerator(options: GeneratorOptions) {
       mime_type: mimeType,
       file_size: content.bytes.length,
       sha256: content.sha256,
-    });
-    rows.documentChunks.push(...chunkRowsOf(id, content.bytes));
+    };
+    const stored = options.documentKeys
+      ? sealedDocument(options.documentKeys, { row, bytes: content.bytes })
+      : { row, chunks: chunkRowsOf(id, content.bytes) };
+    rows.documents.push(stored.row);
+    rows.documentChunks.push(...stored.chunks);
   }
 
   /** Mostly different types per entity; only bank statements repeat (several months) unless the count demands it. */

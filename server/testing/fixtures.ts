@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
+import type { DocumentKeys } from '../documents/document-crypto.ts';
+import { documentsRepository } from '../documents/repository.ts';
 import type { Database, EntityInput, LegalEntityInput, NaturalPersonInput } from '../db/schema.ts';
 import {
   withEntitySearchColumns,
@@ -157,13 +159,21 @@ export async function insertLegalEntity(
   });
 }
 
-/** A document's bytes as stored: its pieces in order, joined. */
-export async function storedDocumentBytes(executor: Executor, documentId: string): Promise<Buffer> {
-  const pieces = await executor
-    .selectFrom('document_chunks')
-    .select('bytes')
-    .where('document_id', '=', documentId)
-    .orderBy('seq')
-    .execute();
-  return Buffer.concat(pieces.map((piece) => piece.bytes));
+/** A document's bytes as uploaded: its pieces in order, decrypted, joined. */
+export async function storedDocumentBytes(
+  executor: Executor,
+  documentId: string,
+  keys: DocumentKeys,
+): Promise<Buffer> {
+  const documents = documentsRepository(executor);
+  const document = await documents.findStored(documentId);
+  if (!document) throw new Error(`No document ${documentId}`);
+  const stored = await documents.plainBytesOf(document, keys);
+  const pieces: Buffer[] = [];
+  for (let seq = 0; seq < stored.chunkCount; seq += 1) {
+    const piece = await stored.chunk(seq);
+    if (!piece) throw new Error(`Piece ${String(seq)} of ${documentId} is missing`);
+    pieces.push(piece);
+  }
+  return Buffer.concat(pieces);
 }

@@ -22,6 +22,9 @@ export const testMode: TestMode = process.env.KYC_TEST_MODE === 'gateway' ? 'gat
 export const testEngine: Engine =
   process.env.KYC_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
+/** The master key of the documents on PostgreSQL, which requires one; SQLite uses its key file. */
+export const TEST_DOCUMENT_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /**
  * A fresh, empty PostgreSQL database on this run's server (postgres-global-setup.ts) when the
  * engine under test is PostgreSQL; undefined for SQLite, whose database lives in DATA_DIR.
@@ -78,7 +81,9 @@ export async function startTestServer(
   const mode = options.mode ?? testMode;
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-test-')));
   const databaseUrl = options.databaseUrl ?? (await newTestDatabaseUrl());
-  const databaseEnv: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : {};
+  const databaseEnv: Record<string, string> = databaseUrl
+    ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: TEST_DOCUMENT_KEY }
+    : {};
   const config = {
     ...loadConfig({
       DATA_DIR: dataDir,
