@@ -11,6 +11,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconBuildingPlus,
+  IconHistory,
   IconListDetails,
   IconLogout,
   IconSearch,
@@ -24,6 +25,7 @@ import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { useSession } from '../features/auth/session/session-store.ts';
+import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import classes from './app-layout.module.css';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
@@ -49,6 +51,13 @@ const navItems: NavItem[] = [
   },
 ];
 
+/** Shown only to auditors: the global log answers anyone else with 403. */
+const auditNavItem: NavItem = {
+  label: 'Audit log',
+  to: paths.audit,
+  icon: <IconHistory size={18} aria-hidden />,
+};
+
 /** `page` on the section's own page, `true` on a page inside it (an entity under Entities). */
 function currentness(pathname: string, to: string): 'page' | 'true' | undefined {
   if (pathname === to) return 'page';
@@ -70,6 +79,8 @@ function SignedInShell() {
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [navOpened, nav] = useDisclosure(false);
+  const isAuditor = useCapabilities()?.account.role === 'auditor';
+  const items = isAuditor ? [...navItems, auditNavItem] : navItems;
 
   return (
     <>
@@ -118,7 +129,7 @@ function SignedInShell() {
                 </Group>
               </Anchor>
               <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
-                {navItems.map((item) => {
+                {items.map((item) => {
                   const current = currentness(pathname, item.to);
                   return (
                     <Button
@@ -158,7 +169,7 @@ function SignedInShell() {
         <AppShell.Navbar p="sm" hiddenFrom="sm">
           {navOpened && (
             <nav aria-label="Main">
-              {navItems.map((item) => {
+              {items.map((item) => {
                 const current = currentness(pathname, item.to);
                 return (
                   <MantineNavLink

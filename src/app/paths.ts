@@ -6,4 +6,5 @@ export const paths = {
   entity: (id: string) => `/entities/${encodeURIComponent(id)}`,
   search: '/search',
   onboard: '/legal-entities/new',
+  audit: '/audit',
 } as const;

@@ -27,6 +27,7 @@ import type {
   clientUpdateHistoryResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
+import type { auditEventPageSchema } from '../contract/audit.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {
@@ -48,6 +49,8 @@ export interface ApiBodies {
   'GET /api/v2/entities/legal-entities/:id/client-update-requests': z.input<
     typeof clientUpdateHistoryResponseSchema
   >;
+  'GET /api/v2/audit-events': z.input<typeof auditEventPageSchema>;
+  'GET /api/v2/entities/:id/audit-events': z.input<typeof auditEventPageSchema>;
 }
 
 type Route = keyof ApiBodies;
@@ -118,6 +121,11 @@ export const defaultHandlers = [
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   })),
   apiHandler('GET /api/capabilities', () => envelope(capabilities())),
+  // Every entity page shows its Activity; a page under test sees none unless it says otherwise.
+  apiHandler('GET /api/v2/entities/:id/audit-events', () => ({
+    ...envelope([]),
+    nextCursor: null,
+  })),
 ];
 
 /** The real service's 404: status `failure` and data null (vendor-samples.ts). */
