@@ -101,7 +101,7 @@ export function AuditEventTableSkeleton({ rows = 8 }: { rows?: number }) {
   return (
     <Table.ScrollContainer minWidth={1040}>
       <Table captionSide="top" aria-busy verticalSpacing="xs">
-        <Table.Caption>{CAPTION}</Table.Caption>
+        <Table.Caption>Loading audit events…</Table.Caption>
         <Head />
         <Table.Tbody>
           {Array.from({ length: rows }, (_, rowIndex) => (

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Autocomplete, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
-import { useEffect } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
 import { AUDIT_ACTIONS, type AuditFilter } from '../../../contract/audit.ts';
 import { actionLabel } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
@@ -22,6 +22,7 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
     defaultValues: values,
   });
   const { errors } = form.formState;
+  const actionListId = useId();
   const valuesKey = JSON.stringify(values);
 
   useEffect(() => {
@@ -44,31 +45,13 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             error={errors.actor?.message}
             {...form.register('actor')}
           />
-          <Controller
-            control={form.control}
-            name="action"
-            render={({ field, fieldState }) => (
-              <Autocomplete
-                label="Action"
-                description="Pick one or type it"
-                data={AUDIT_ACTIONS}
-                renderOption={({ option }) => (
-                  <Stack gap={0}>
-                    <Text size="sm">{actionLabel(option.value)}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {option.value}
-                    </Text>
-                  </Stack>
-                )}
-                autoComplete="off"
-                error={fieldState.error?.message}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                name={field.name}
-                ref={field.ref}
-              />
-            )}
+          <TextInput
+            label="Action"
+            description="Pick one or type it"
+            list={actionListId}
+            autoComplete="off"
+            error={errors.action?.message}
+            {...form.register('action')}
           />
           <TextInput
             label="Entity ID"
@@ -92,6 +75,12 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             {...form.register('to')}
           />
         </SimpleGrid>
+        {/* Suggestions, not a closed list: admin commands add `account.*` actions. */}
+        <datalist id={actionListId}>
+          {AUDIT_ACTIONS.map((action) => (
+            <option key={action} value={action} label={actionLabel(action)} />
+          ))}
+        </datalist>
         <Group gap="sm">
           <Button type="submit" leftSection={<IconFilter size={16} aria-hidden />}>
             Apply filters

@@ -1,9 +1,7 @@
 import { Button, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconArrowLeft, IconLock } from '@tabler/icons-react';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -16,6 +14,7 @@ import {
 import { AuditEventTable, AuditEventTableSkeleton } from './audit-event-table.tsx';
 import { AuditFilterForm } from './audit-filter-form.tsx';
 import { ExportCsvButton } from './export-csv-button.tsx';
+import { OnlyAuditorsState } from './only-auditors-state.tsx';
 
 const isForbidden = (error: unknown) => error instanceof ApiError && error.status === 403;
 
@@ -35,21 +34,7 @@ export function AuditLogPage() {
     return (
       <Stack gap="lg">
         <Title order={1}>Audit log</Title>
-        <EmptyState
-          title="Only auditors can see the audit log"
-          description="Your account has the reviewer role. Each entity's own activity is on its page; ask an administrator for the auditor role to see every event."
-          icon={<IconLock size={28} aria-hidden />}
-          action={
-            <Button
-              component={Link}
-              to={paths.entities}
-              variant="light"
-              leftSection={<IconArrowLeft size={16} aria-hidden />}
-            >
-              Back to entities
-            </Button>
-          }
-        />
+        <OnlyAuditorsState />
       </Stack>
     );
   }
