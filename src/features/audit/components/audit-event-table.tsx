@@ -1,4 +1,4 @@
-import { Anchor, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import type { AuditEvent } from '../../../contract/audit.ts';
@@ -7,7 +7,6 @@ import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';
 
 const COLUMNS = ['Time', 'Actor', 'Action', 'Entity', 'Outcome', 'Client address', 'Request ID'];
-const CAPTION = 'Audit events, newest first. Times are in your time zone; hover one for UTC.';
 
 function Head() {
   return (
@@ -32,67 +31,72 @@ export function AuditEventTable({
   busy?: boolean;
 }) {
   return (
-    <Table.ScrollContainer minWidth={1040}>
-      <Table
-        captionSide="top"
-        aria-busy={busy}
-        striped
-        verticalSpacing="xs"
-        style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
-      >
-        <Table.Caption>{CAPTION}</Table.Caption>
-        <Head />
-        <Table.Tbody>
-          {events.map((event) => (
-            <Table.Tr key={event.id}>
-              <Table.Td>
-                <EventTime at={event.at} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{event.actor}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{describeEvent(event)}</Text>
-                <Text size="xs" c="dimmed" ff="monospace">
-                  {event.action}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                {event.entityId ? (
-                  <Anchor
-                    component={Link}
-                    to={paths.entity(event.entityId)}
-                    size="sm"
-                    ff="monospace"
-                  >
-                    {event.entityId}
-                  </Anchor>
-                ) : (
-                  '—'
-                )}
-              </Table.Td>
-              <Table.Td>
-                {event.outcome === 'success' ? (
-                  <Text size="sm">Success</Text>
-                ) : (
-                  <OutcomeBadge outcome={event.outcome} />
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
-                  {event.clientAddress ?? '—'}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="xs" ff="monospace">
-                  {event.requestId ?? '—'}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed">
+        Times are in your time zone; hover one for the exact UTC time.
+      </Text>
+      <Table.ScrollContainer minWidth={1040}>
+        <Table
+          captionSide="top"
+          aria-busy={busy}
+          striped
+          verticalSpacing="xs"
+          style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
+          <Table.Caption ta="left">Audit events, newest first</Table.Caption>
+          <Head />
+          <Table.Tbody>
+            {events.map((event) => (
+              <Table.Tr key={event.id}>
+                <Table.Td>
+                  <EventTime at={event.at} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{event.actor}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{describeEvent(event)}</Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {event.action}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {event.entityId ? (
+                    <Anchor
+                      component={Link}
+                      to={paths.entity(event.entityId)}
+                      size="sm"
+                      ff="monospace"
+                    >
+                      {event.entityId}
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {event.outcome === 'success' ? (
+                    <Text size="sm">Success</Text>
+                  ) : (
+                    <OutcomeBadge outcome={event.outcome} />
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {event.clientAddress ?? '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {event.requestId ?? '—'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
   );
 }
 
@@ -101,7 +105,7 @@ export function AuditEventTableSkeleton({ rows = 8 }: { rows?: number }) {
   return (
     <Table.ScrollContainer minWidth={1040}>
       <Table captionSide="top" aria-busy verticalSpacing="xs">
-        <Table.Caption>Loading audit events…</Table.Caption>
+        <Table.Caption ta="left">Loading audit events…</Table.Caption>
         <Head />
         <Table.Tbody>
           {Array.from({ length: rows }, (_, rowIndex) => (
