@@ -12,6 +12,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconBuildingPlus,
   IconCalendarDue,
+  IconHistory,
   IconListDetails,
   IconLogout,
   IconSearch,
@@ -58,6 +59,13 @@ const reviewsItem: NavItem = {
   icon: <IconCalendarDue size={18} aria-hidden />,
 };
 
+/** Shown only to auditors: the global log answers anyone else with 403. */
+const auditNavItem: NavItem = {
+  label: 'Audit log',
+  to: paths.audit,
+  icon: <IconHistory size={18} aria-hidden />,
+};
+
 /** `page` on the section's own page, `true` on a page inside it (an entity under Entities). */
 function currentness(pathname: string, to: string): 'page' | 'true' | undefined {
   if (pathname === to) return 'page';
@@ -79,7 +87,9 @@ function SignedInShell() {
   const signOut = useSignOut();
   const { pathname } = useLocation();
   const [navOpened, nav] = useDisclosure(false);
-  const items = useCapabilities()?.features.reviewQueue ? [reviewsItem, ...navItems] : navItems;
+  const capabilities = useCapabilities();
+  const withQueue = capabilities?.features.reviewQueue ? [reviewsItem, ...navItems] : navItems;
+  const items = capabilities?.account.role === 'auditor' ? [...withQueue, auditNavItem] : withQueue;
 
   return (
     <>

@@ -7,4 +7,5 @@ export const paths = {
   entity: (id: string) => `/entities/${encodeURIComponent(id)}`,
   search: '/search',
   onboard: '/legal-entities/new',
+  audit: '/audit',
 } as const;

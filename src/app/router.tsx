@@ -50,6 +50,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.audit,
+        lazy: async () => ({
+          Component: (await import('../features/audit/components/audit-log-page.tsx')).AuditLogPage,
+        }),
+      },
+      {
         path: '*',
         lazy: async () => ({ Component: (await import('./not-found-page.tsx')).NotFoundPage }),
       },

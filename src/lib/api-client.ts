@@ -83,9 +83,14 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
   return readResponse(response, options);
 }
 
-async function send<T>(path: string, options: ApiRequestOptions<T>, authenticated: boolean) {
+type SendOptions = Pick<
+  ApiRequestOptions<unknown>,
+  'method' | 'query' | 'body' | 'headers' | 'signal'
+>;
+
+async function send(path: string, options: SendOptions, authenticated: boolean) {
   const headers = new Headers(options.headers);
-  headers.set('Accept', 'application/json');
+  if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   const token = authenticated ? authHooks.getToken() : null;
   if (token) headers.set('Authorization', `Bearer ${token}`);
   let body: BodyInit | undefined;
@@ -106,6 +111,56 @@ async function send<T>(path: string, options: ApiRequestOptions<T>, authenticate
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
   }
+}
+
+export interface ApiDownloadOptions {
+  query?: Record<string, QueryValue>;
+  /** What to ask for, e.g. `text/csv`; an error still comes back as a JSON envelope. */
+  accept: string;
+  signal?: AbortSignal;
+  onProgress?: (loaded: number, total: number | null) => void;
+}
+
+/** A GET whose body is a file (a CSV export), read as it streams in, with the Bearer token. */
+export async function apiDownload(path: string, options: ApiDownloadOptions): Promise<Blob> {
+  const request: SendOptions = {
+    query: options.query,
+    headers: { Accept: options.accept },
+    signal: options.signal,
+  };
+  let response = await send(path, request, true);
+  if (response.status === 401 && (await authHooks.onUnauthorized())) {
+    response = await send(path, request, true);
+  }
+  if (!response.ok) {
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      json = undefined;
+    }
+    throw errorFromResponse(response.status, json, response.headers.get('Retry-After'));
+  }
+  const type = response.headers.get('Content-Type') ?? options.accept;
+  if (!response.body) return new Blob([await response.arrayBuffer()], { type });
+  const total = Number(response.headers.get('Content-Length')) || null;
+  const reader = response.body.getReader();
+  // Chunks go into the Blob as they are, so the browser can keep a large export off the JS heap.
+  const chunks: BlobPart[] = [];
+  let loaded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      options.onProgress?.(loaded, total);
+    }
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'The download was interrupted. Try again.');
+  }
+  return new Blob(chunks, { type });
 }
 
 async function readResponse<T>(response: Response, options: ApiRequestOptions<T>): Promise<T> {

@@ -36,6 +36,7 @@ import type {
 import type { envelopeSchema } from '../contract/common.ts';
 import type { documentMetadataSchema } from '../contract/entities.ts';
 import type { notePageSchema, noteResponseSchema } from '../contract/notes.ts';
+import type { auditEventPageSchema } from '../contract/audit.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {
@@ -75,6 +76,8 @@ export interface ApiBodies {
   >;
   'GET /api/v2/entities/:id/notes': z.input<typeof notePageSchema>;
   'POST /api/v2/entities/:id/notes': z.input<typeof noteResponseSchema>;
+  'GET /api/v2/audit-events': z.input<typeof auditEventPageSchema>;
+  'GET /api/v2/entities/:id/audit-events': z.input<typeof auditEventPageSchema>;
 }
 
 type Route = keyof ApiBodies;
@@ -148,6 +151,11 @@ export const defaultHandlers = [
   // Entity pages show these panels; no pending decision and no notes unless a test says so.
   apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/:id/notes', () => ({ ...envelope([]), nextCursor: null })),
+  // Every entity page shows its Activity; a page under test sees none unless it says otherwise.
+  apiHandler('GET /api/v2/entities/:id/audit-events', () => ({
+    ...envelope([]),
+    nextCursor: null,
+  })),
 ];
 
 /** The real service's 404: status `failure` and data null (vendor-samples.ts). */

@@ -1,11 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
 import { useCapabilities } from '../../features/capabilities/api/capabilities-queries.ts';
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
 import { ReviewDecisionPanel } from '../../features/decisions/components/review-decision-panel.tsx';
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
 import { entityQueries } from '../../features/entities/api/entity-queries.ts';
-import { EntityDetailPage } from '../../features/entities/components/entity-detail-page.tsx';
+import {
+  EntityDetailPage,
+  useEntityLookup,
+} from '../../features/entities/components/entity-detail-page.tsx';
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
 
@@ -19,6 +23,7 @@ export function EntityDetailRoute() {
   const capabilities = useCapabilities();
   const features = capabilities?.features;
   const refreshEntity = () => queryClient.invalidateQueries({ queryKey: entityQueries.all() });
+  const { legalEntity, naturalPerson } = useEntityLookup(id);
   const page = (
     <EntityDetailPage
       key={id}
@@ -49,6 +54,9 @@ export function EntityDetailRoute() {
     <>
       <QueueNavigation />
       {page}
+      {features?.auditTrail && (legalEntity.isSuccess || naturalPerson.isSuccess) && (
+        <EntityActivity entityId={id} mt="lg" />
+      )}
     </>
   );
 }

@@ -1,0 +1,124 @@
+import { Anchor, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
+import type { AuditEvent } from '../../../contract/audit.ts';
+import { describeEvent } from '../audit-event-labels.ts';
+import { EventTime } from './event-time.tsx';
+import { OutcomeBadge } from './outcome-badge.tsx';
+
+const COLUMNS = ['Time', 'Actor', 'Action', 'Entity', 'Outcome', 'Client address', 'Request ID'];
+
+function Head() {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        {COLUMNS.map((column) => (
+          <Table.Th key={column} scope="col">
+            {column}
+          </Table.Th>
+        ))}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+export function AuditEventTable({
+  events,
+  busy = false,
+}: {
+  events: readonly AuditEvent[];
+  /** True while another filter's events load behind the rows still shown. */
+  busy?: boolean;
+}) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" c="dimmed">
+        Times are in your time zone; hover one for the exact UTC time.
+      </Text>
+      <Table.ScrollContainer minWidth={1040}>
+        <Table
+          captionSide="top"
+          aria-busy={busy}
+          striped
+          verticalSpacing="xs"
+          style={{ opacity: busy ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
+          <Table.Caption ta="left">Audit events, newest first</Table.Caption>
+          <Head />
+          <Table.Tbody>
+            {events.map((event) => (
+              <Table.Tr key={event.id}>
+                <Table.Td>
+                  <EventTime at={event.at} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{event.actor}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{describeEvent(event)}</Text>
+                  <Text size="xs" c="dimmed" ff="monospace">
+                    {event.action}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {event.entityId ? (
+                    <Anchor
+                      component={Link}
+                      to={paths.entity(event.entityId)}
+                      size="sm"
+                      ff="monospace"
+                    >
+                      {event.entityId}
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {event.outcome === 'success' ? (
+                    <Text size="sm">Success</Text>
+                  ) : (
+                    <OutcomeBadge outcome={event.outcome} />
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {event.clientAddress ?? '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    {event.requestId ?? '—'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}
+
+/** Placeholder rows in the table's shape, so the page does not jump when events arrive. */
+export function AuditEventTableSkeleton({ rows = 8 }: { rows?: number }) {
+  return (
+    <Table.ScrollContainer minWidth={1040}>
+      <Table captionSide="top" aria-busy verticalSpacing="xs">
+        <Table.Caption ta="left">Loading audit events…</Table.Caption>
+        <Head />
+        <Table.Tbody>
+          {Array.from({ length: rows }, (_, rowIndex) => (
+            <Table.Tr key={rowIndex}>
+              {COLUMNS.map((column) => (
+                <Table.Td key={column}>
+                  <Skeleton height={14} radius="sm" width="70%" />
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
