@@ -8,6 +8,9 @@ interface V2Route {
   methods: readonly string[];
   /** Fixed words, and `:id` where a parameter is taken from the request. */
   segments: readonly string[];
+  /** The audit action per method (decisions.md, "Extensions"), and what the id names. */
+  actions: Readonly<Record<string, string>>;
+  idNames?: 'entity' | 'document';
 }
 
 /**
@@ -15,13 +18,41 @@ interface V2Route {
  * client-update routes are the gateway's own (local-client-updates.ts).
  */
 const V2_ROUTES: readonly V2Route[] = [
-  { methods: ['GET'], segments: ['entities'] },
-  { methods: ['GET', 'POST'], segments: ['entities', 'legal-entities'] },
-  { methods: ['GET'], segments: ['entities', 'legal-entities', ':id'] },
-  { methods: ['GET'], segments: ['entities', 'natural-persons'] },
-  { methods: ['GET'], segments: ['entities', 'natural-persons', ':id'] },
-  { methods: ['GET'], segments: ['entities', ':id', 'documents'] },
-  { methods: ['GET'], segments: ['documents', ':id'] },
+  { methods: ['GET'], segments: ['entities'], actions: { GET: 'entity.list' } },
+  {
+    methods: ['GET', 'POST'],
+    segments: ['entities', 'legal-entities'],
+    actions: { GET: 'entity.search', POST: 'entity.create' },
+  },
+  {
+    methods: ['GET'],
+    segments: ['entities', 'legal-entities', ':id'],
+    actions: { GET: 'entity.view' },
+    idNames: 'entity',
+  },
+  {
+    methods: ['GET'],
+    segments: ['entities', 'natural-persons'],
+    actions: { GET: 'entity.search' },
+  },
+  {
+    methods: ['GET'],
+    segments: ['entities', 'natural-persons', ':id'],
+    actions: { GET: 'entity.view' },
+    idNames: 'entity',
+  },
+  {
+    methods: ['GET'],
+    segments: ['entities', ':id', 'documents'],
+    actions: { GET: 'document.list' },
+    idNames: 'entity',
+  },
+  {
+    methods: ['GET'],
+    segments: ['documents', ':id'],
+    actions: { GET: 'document.view' },
+    idNames: 'document',
+  },
 ];
 
 const V2_PREFIX = '/api/v2/';
@@ -45,6 +76,8 @@ export interface ForwardTarget {
   method: string;
   /** Path and query in origin-form, each parameter percent-encoded by the gateway. */
   path: string;
+  /** What the audit trail records for this call. */
+  audit: { action: string; entityId?: string; documentId?: string };
 }
 
 /** Whether a request target is a plain path (not `http://host/…`, `*`, or raw non-URL bytes). */
@@ -63,9 +96,16 @@ export function v2TargetOf(method: string, target: string): ForwardTarget | unde
     const segments = segmentsOf(route, rawSegments);
     if (!segments) continue;
     const query = queryStart === -1 ? '' : queryOf(target.slice(queryStart + 1));
+    const parameter = route.segments.indexOf(':id');
+    const id = parameter === -1 ? undefined : decodeURIComponent(segments[parameter] ?? '');
     return {
       method,
       path: `${V2_PREFIX}${segments.join('/')}${query === '' ? '' : `?${query}`}`,
+      audit: {
+        action: route.actions[method] ?? 'entity.list',
+        ...(id !== undefined && route.idNames === 'document' ? { documentId: id } : {}),
+        ...(id !== undefined && route.idNames === 'entity' ? { entityId: id } : {}),
+      },
     };
   }
   return undefined;

@@ -1,6 +1,14 @@
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requestPartOf, type AuditOutcome } from '../audit/audit-trail.ts';
+import { registerAuditRoutes } from '../audit/routes.ts';
+import { registerCapabilitiesRoute } from '../capabilities/routes.ts';
+import { reviewersRepository } from './reviewers-repository.ts';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
+import { callerOf } from '../auth/caller.ts';
+import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
 import type { Db } from '../db/database.ts';
@@ -11,7 +19,7 @@ import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
 import { auditOf } from '../decisions/audit-binding.ts';
-import { registerLocalClientUpdates } from './local-client-updates.ts';
+import { registerLocalClientUpdates, requesterOf } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
@@ -30,6 +38,11 @@ const TOKEN_CHECK_HEADERS = ['accept', 'authorization'];
 const ENTITY_HEADERS = ['accept', 'content-type', 'content-length', 'idempotency-key'];
 
 const INVALID_TOKEN = 'The token is invalid or has expired. Sign in again.';
+
+/** A sign-in form is two short fields; anything larger is refused before it is read. */
+const SIGN_IN_BODY_LIMIT = 64 * 1024;
+/** How long a binding lasts when neither the answer nor the JWT says when the token expires. */
+const DEFAULT_BINDING_MS = 24 * 60 * 60 * 1000;
 
 /** Everything gateway mode adds to the app: health, the API reference and the forwarding routes. */
 export async function registerGateway(
@@ -57,6 +70,7 @@ function registerGatewayRoutes(
   const client = createUpstreamClient(upstream);
   const validTokens = new ValidTokenCache(now);
   const redactor = createRedactor(upstream.apiKey);
+  const reviewers = reviewersRepository(db);
   app.addHook('onClose', () => {
     client.close();
   });
@@ -67,13 +81,15 @@ function registerGatewayRoutes(
     request: FastifyRequest,
     reply: FastifyReply,
     target: Omit<UpstreamRequest, 'signal' | 'body' | 'bodyLimit'>,
-    forwardBody: boolean,
+    /** true: stream the request's body; a Buffer: send these bytes (already read). */
+    forwardBody: boolean | Buffer,
   ): Promise<UpstreamResponse> {
     const declaredLength = Number(request.headers['content-length'] ?? 0);
     const hasBody =
-      forwardBody &&
-      (request.headers['transfer-encoding'] !== undefined ||
-        (request.headers['content-length'] !== undefined && declaredLength > 0));
+      Buffer.isBuffer(forwardBody) ||
+      (forwardBody &&
+        (request.headers['transfer-encoding'] !== undefined ||
+          (request.headers['content-length'] !== undefined && declaredLength > 0)));
     const headers = { ...target.headers };
     if (hasBody && headers['content-length'] === undefined)
       headers['transfer-encoding'] = 'chunked';
@@ -86,7 +102,12 @@ function registerGatewayRoutes(
         ...target,
         headers,
         signal: gone.signal,
-        ...(hasBody ? { body: request.raw, bodyLimit: CREATE_BODY_LIMIT } : {}),
+        ...(hasBody
+          ? {
+              body: Buffer.isBuffer(forwardBody) ? Readable.from([forwardBody]) : request.raw,
+              bodyLimit: CREATE_BODY_LIMIT,
+            }
+          : {}),
       });
     } catch (error) {
       throw apiErrorOfSendFailure(request, error);
@@ -148,21 +169,54 @@ function registerGatewayRoutes(
       done(tooLarge ? new ApiError(413, 'The request body is too large.') : undefined);
     });
 
+    // The form is read here (it is small) to learn who signs in: their token is bound to them.
     scope.post('/api/gettoken', async (request, reply) => {
+      const form = await bodyOf(request, SIGN_IN_BODY_LIMIT);
+      const username = usernameOfForm(form, request.headers['content-type'] ?? '');
       const headers = pick(request, SIGN_IN_HEADERS);
+      headers['content-length'] = String(form.length);
       const deviceCookies = deviceCookiesOf(request.headers.cookie);
       if (deviceCookies !== '') headers.cookie = deviceCookies;
       const response = await exchange(
         request,
         reply,
         { method: 'POST', path: '/api/gettoken', headers },
-        true,
+        form,
       );
       // The identity service's device cookie (docs/auth.md) reaches the browser, and only it.
       for (const line of [response.headers['set-cookie'] ?? []].flat()) {
         if (line.startsWith(DEVICE_COOKIE_PREFIX)) void reply.header('set-cookie', line);
       }
-      return relay(reply, response, redactor);
+      const answer = await readJsonAnswer(response, redactor);
+      const token = (answer.value as { token?: unknown } | null)?.token;
+      const signedIn = answer.status === 200 && typeof token === 'string' && token !== '';
+      if (signedIn) {
+        const nowMs = now().getTime();
+        const expiresAtMs = expiryOf(answer.value, token) ?? nowMs + DEFAULT_BINDING_MS;
+        await reviewers.bindToken(tokenHashOf(token), username, expiresAtMs, nowMs);
+      }
+      await app.auditTrail.record({
+        ...requestPartOf(request),
+        actor: username,
+        action: signedIn ? 'auth.sign-in' : 'auth.sign-in-failed',
+        // As in embedded mode: a wrong password fails, too many attempts are denied.
+        outcome: signedIn ? 'success' : answer.status === 429 ? 'denied' : 'failure',
+        detail: signedIn ? {} : { status: answer.status },
+      });
+      reply.header('Cache-Control', 'no-store');
+      if (signedIn || errorEnvelopeSchema.safeParse(answer.value).success) {
+        return reply.code(answer.status).send(answer.value);
+      }
+      if (answer.status >= 500 || answer.status < 400) {
+        throw apiErrorOf(new UpstreamFailure('unreadable', `sign-in answered ${answer.status}`));
+      }
+      const retryAfter = response.headers['retry-after'];
+      throw new ApiError(
+        answer.status,
+        answer.message ?? 'The identity service refused the sign-in.',
+        [],
+        typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {},
+      );
     });
 
     scope.get('/api/tokenvalid', async (request, reply) =>
@@ -191,9 +245,23 @@ function registerGatewayRoutes(
       const target = v2TargetOf(request.method, request.url);
       if (!target) return sendPathNotFound(request, reply);
       await requireValidToken(request, reply, token);
+      await bindCaller(request, token);
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
-      return relay(reply, await exchange(request, reply, { ...target, headers }, true), redactor);
+      const response = await exchange(request, reply, { ...target, headers }, true);
+      try {
+        // Before the answer's first byte, as in embedded mode: an unrecordable read is a 500.
+        await app.auditTrail.record({
+          ...requestPartOf(request),
+          ...target.audit,
+          outcome: outcomeOf(response.status),
+          ...(response.status >= 400 ? { detail: { status: response.status } } : {}),
+        });
+      } catch (error) {
+        response.body.destroy();
+        throw error;
+      }
+      return relay(reply, response, redactor);
     });
     done();
   });
@@ -203,7 +271,46 @@ function registerGatewayRoutes(
       throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
     }
     await requireValidToken(request, reply, token);
+    await bindCaller(request, token);
   };
+
+  /**
+   * The reviewer bound to the token at sign-in, with the role the operator gave them; a token
+   * signed in elsewhere is named by its JWT, else by a fingerprint of the token.
+   */
+  async function bindCaller(request: FastifyRequest, token: string): Promise<void> {
+    const hash = tokenHashOf(token);
+    const bound = await reviewers.reviewerOf(hash, now().getTime());
+    const fromJwt = requesterOf(request);
+    const username = bound ?? (fromJwt === 'unknown' ? `session-${hash.slice(0, 12)}` : fromJwt);
+    request.caller = {
+      accountId: '',
+      username,
+      role: bound ? await reviewers.roleOf(bound) : 'reviewer',
+      via: 'token',
+    };
+  }
+
+  // The audit trail and the capabilities are the gateway's own, behind the caller's token.
+  void app.register(
+    (local, _options, done) => {
+      local.addHook('onRequest', requireCallerToken);
+      registerAuditRoutes(local, db);
+      done();
+    },
+    { prefix: '/api/v2' },
+  );
+  void app.register(
+    (local, _options, done) => {
+      local.addHook('onRequest', requireCallerToken);
+      registerCapabilitiesRoute(local, config, (request) => {
+        const { username, role } = callerOf(request);
+        return Promise.resolve({ username, role });
+      });
+      done();
+    },
+    { prefix: '/api' },
+  );
   registerLocalClientUpdates(app, {
     config,
     db,
@@ -255,4 +362,38 @@ function expiryOf(answer: unknown, token: string): number | undefined {
     // Not a JWT the gateway can read: the upstream's answer alone decides.
   }
   return candidates.length > 0 ? Math.min(...candidates) : undefined;
+}
+
+/** The stored name of a token: its SHA-256, so the database never holds a usable token. */
+function tokenHashOf(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+function outcomeOf(status: number): AuditOutcome {
+  if (status === 401 || status === 403 || status === 429) return 'denied';
+  return status >= 400 ? 'failure' : 'success';
+}
+
+/** The request's body, at most `limit` bytes (413 beyond). */
+async function bodyOf(request: FastifyRequest, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of request.raw) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    length += bytes.length;
+    if (length > limit) throw new ApiError(413, 'The request body is too large.');
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `Username` (or `username`) of a urlencoded or multipart sign-in form; '' when absent. */
+export function usernameOfForm(form: Buffer, contentType: string): string {
+  const text = form.toString('utf8');
+  if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
+    const fields = new URLSearchParams(text);
+    return (fields.get('Username') ?? fields.get('username') ?? '').trim().slice(0, 100);
+  }
+  const part = /name="(?:Username|username)"\r\n(?:[^\r\n]+\r\n)*\r\n([^\r\n]*)\r\n/.exec(text);
+  return (part?.[1] ?? '').trim().slice(0, 100);
 }

@@ -42,6 +42,8 @@ export interface TestServer {
   mode: TestMode;
   /** The embedded server (the upstream in gateway mode): its services hold the database. */
   app: App;
+  /** Gateway mode: the gateway itself, with its own database and audit trail. */
+  gateway: App | undefined;
   /** Where requests go: the embedded server, or the gateway in front of it. */
   baseUrl: string;
   dataDir: string;
@@ -138,6 +140,7 @@ export async function startTestServer(
   return {
     mode,
     app,
+    gateway,
     baseUrl,
     dataDir,
     databaseUrl,
