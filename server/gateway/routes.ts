@@ -204,18 +204,20 @@ function registerGatewayRoutes(
         detail: signedIn ? {} : { status: answer.status },
       });
       reply.header('Cache-Control', 'no-store');
+      const retryAfter = response.headers['retry-after'];
+      const retryHeader: Record<string, string> =
+        typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {};
       if (signedIn || errorEnvelopeSchema.safeParse(answer.value).success) {
-        return reply.code(answer.status).send(answer.value);
+        return reply.code(answer.status).headers(retryHeader).send(answer.value);
       }
       if (answer.status >= 500 || answer.status < 400) {
         throw apiErrorOf(new UpstreamFailure('unreadable', `sign-in answered ${answer.status}`));
       }
-      const retryAfter = response.headers['retry-after'];
       throw new ApiError(
         answer.status,
         answer.message ?? 'The identity service refused the sign-in.',
         [],
-        typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {},
+        retryHeader,
       );
     });
 
