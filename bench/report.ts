@@ -31,6 +31,8 @@ interface ServerPart {
     gatewayVsDirect?: Record<string, GatewayRatio>;
   };
   serverPeakRssMb: number;
+  auditWrite?: { samples: number; p50Ms: number; p95Ms: number };
+  reviewQueue?: { overall: { p50: number; p95: number }; worstCaseP95: number };
 }
 
 interface ScalePart {
@@ -66,6 +68,18 @@ function serverTable(title: string, part: ServerPart): string[] {
   if (part.ratios.uncachedListVsLimit !== undefined) {
     lines.push(
       `Cache-missing list page against the in-memory limit: ${String(part.ratios.uncachedListVsLimit ?? '?')}×`,
+      '',
+    );
+  }
+  if (part.auditWrite) {
+    lines.push(
+      `Audit write per request (in-process, ${String(part.auditWrite.samples)} appends): p50 ${String(part.auditWrite.p50Ms)} ms, p95 ${String(part.auditWrite.p95Ms)} ms (budget: under 0.5 ms p50)`,
+      '',
+    );
+  }
+  if (part.reviewQueue) {
+    lines.push(
+      `Review queue, every window and filter, one request at a time: p50 ${String(part.reviewQueue.overall.p50)} ms, p95 ${String(part.reviewQueue.overall.p95)} ms, worst case p95 ${String(part.reviewQueue.worstCaseP95)} ms (target: p95 under 20 ms)`,
       '',
     );
   }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,7 @@ import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/entities/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { paddedPdf } from './large-pdf.ts';
+import { measureAuditWrite } from './audit-bench.ts';
 import { runReviewQueueBench } from './review-queue-bench.ts';
 import {
   binPath,
@@ -288,10 +290,17 @@ async function measureGateway(context: {
  * Builds a fresh DATA_DIR (or fills the empty PostgreSQL database at `databaseUrl`) with the
  * seed command, timing it, and issues a bench account.
  */
+/** One document key per bench run: PostgreSQL needs it given (docs/deployment.md). */
+const BENCH_DOCUMENT_KEY = crypto.randomBytes(32).toString('base64');
+
+function postgresEnv(databaseUrl: string | undefined): Record<string, string> {
+  return databaseUrl ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: BENCH_DOCUMENT_KEY } : {};
+}
+
 export async function buildFixture(entities: number, databaseUrl?: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-'));
   const persons = entities / 2;
-  const env = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const env = { DATA_DIR: dataDir, ...postgresEnv(databaseUrl) };
   process.stdout.write(
     `Seeding ${String(entities)} legal entities into ${databaseUrl ? 'PostgreSQL' : dataDir}\n`,
   );
@@ -362,9 +371,7 @@ export const SCALE_SCENARIOS = [
 
 export async function runServerBench(fixture: BenchFixture, options: ServerBenchOptions) {
   const { seconds } = options;
-  const databaseEnv: Record<string, string> = fixture.databaseUrl
-    ? { DATABASE_URL: fixture.databaseUrl }
-    : {};
+  const databaseEnv = postgresEnv(fixture.databaseUrl);
   const server = await startKycServer(fixture.dataDir, databaseEnv);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-peers-'));
   const started: { stop(): Promise<void> }[] = [server];
@@ -559,6 +566,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
     }
     // Fewer samples per case in the quick run (its scenarios last 3 s).
     const reviewQueue = await runReviewQueueBench(server.baseUrl, fixture.apiKey, seconds < 10);
+    const auditWrite = await measureAuditWrite(fixture, seconds < 10 ? 300 : 2000);
 
     const listMissPaths = missPages.map(
       (start) =>
@@ -634,6 +642,8 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       uncachedListVsLimit: ratio(listMiss?.requestsPerSecond, limitRow?.requestsPerSecond),
       deepVsFirstP99: ratio(deep?.latencyMs.p99, first?.latencyMs.p99),
       listVsJsonServerThroughput: ratio(first?.requestsPerSecond, peer?.requestsPerSecond),
+      // Issue 13's budget: the audit write adds under 0.5 ms p50 to a list request.
+      auditWriteP50VsListP50: ratio(auditWrite.p50Ms, first?.latencyMs.p50),
     };
     const firstPageBytes = Buffer.byteLength(firstPage.text);
     const kycRows = results.filter(
@@ -668,6 +678,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       serverPeakRssMb,
       searchFragment: fragment,
       reviewQueue,
+      auditWrite,
     };
   } finally {
     for (const child of started.reverse()) await child.stop();
