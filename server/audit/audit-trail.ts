@@ -50,10 +50,45 @@ export function createAuditTrail(db: Db, now: () => Date) {
     await repository.insert(rows);
   }
 
+  // Group commit: events that arrive while a batch is being written go together in the next one,
+  // and each caller still waits until its own event is committed.
+  let queued: { event: AuditEventInput; settle: (error?: Error) => void }[] = [];
+  let writing = false;
+  async function writeQueued(): Promise<void> {
+    writing = true;
+    while (queued.length > 0) {
+      const batch = queued;
+      queued = [];
+      try {
+        await db.transaction().execute((trx) =>
+          appendIn(
+            trx,
+            batch.map((item) => item.event),
+          ),
+        );
+        for (const item of batch) item.settle();
+      } catch (error) {
+        const failure =
+          error instanceof Error ? error : new Error('The audit events could not be written.');
+        for (const item of batch) item.settle(failure);
+      }
+    }
+    writing = false;
+  }
+
   return {
     /** Appends in a transaction of its own; throws (so the request fails) when it cannot. */
     record(event: AuditEventInput): Promise<void> {
-      return db.transaction().execute((trx) => appendIn(trx, [event]));
+      return new Promise((resolve, reject) => {
+        queued.push({
+          event,
+          settle: (error) => {
+            if (error === undefined) resolve();
+            else reject(error);
+          },
+        });
+        if (!writing) void writeQueued();
+      });
     },
     /** Appends inside the caller's transaction, so the event and the change commit together. */
     recordIn(trx: Db, event: AuditEventInput): Promise<void> {
