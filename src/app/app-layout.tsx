@@ -24,7 +24,12 @@ import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { useSession } from '../features/auth/session/session-store.ts';
+import {
+  PaletteButton,
+  ShortcutsButton,
+} from '../features/command-palette/components/palette-buttons.tsx';
 import classes from './app-layout.module.css';
+import { AppCommandPalette } from './command-palette.tsx';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 
@@ -59,7 +64,9 @@ function currentness(pathname: string, to: string): 'page' | 'true' | undefined 
 export function AppLayout() {
   return (
     <RequireAuth>
-      <SignedInShell />
+      <AppCommandPalette>
+        <SignedInShell />
+      </AppCommandPalette>
     </RequireAuth>
   );
 }
@@ -137,6 +144,8 @@ function SignedInShell() {
               </Group>
             </Group>
             <Group gap="md" wrap="nowrap">
+              <PaletteButton />
+              <ShortcutsButton />
               <Group gap={6} wrap="nowrap" visibleFrom="md">
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
                 <Text size="sm" fw={500} truncate maw={220}>
