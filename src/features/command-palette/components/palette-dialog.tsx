@@ -2,7 +2,12 @@ import { Group, Kbd, Modal, Text } from '@mantine/core';
 import { Spotlight, useSpotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useId } from 'react';
-import type { PaletteItem, PaletteSearchState, PaletteSection } from '../palette-items.ts';
+import {
+  filterSections,
+  type PaletteItem,
+  type PaletteSearchState,
+  type PaletteSection,
+} from '../palette-items.ts';
 import classes from './command-palette.module.css';
 
 export interface PaletteDialogProps {
@@ -24,7 +29,8 @@ function statusMessage(query: string, search: PaletteSearchState, count: number)
 }
 
 /**
- * The command palette on Mantine's Spotlight, with listbox semantics added: the search field is a
+ * The command palette on Mantine's Spotlight (its own markup inside each action, so the label
+ * names the option and the description describes it), with listbox semantics added: the search field is a
  * combobox whose active option follows the arrow keys, so screen readers announce the selection.
  */
 export function PaletteDialog({
@@ -36,7 +42,7 @@ export function PaletteDialog({
 }: PaletteDialogProps) {
   const { opened, selected } = useSpotlight(store);
   const listId = `palette-${useId().replace(/:/g, '')}`;
-  const sections = [...commands, ...search.sections];
+  const sections = [...filterSections(commands, query), ...search.sections];
   const items: PaletteItem[] = sections.flatMap((section) => section.items);
   const optionId = (index: number) => `${listId}-option-${index}`;
   const signature = items.map((item) => item.id).join('\n');
@@ -96,15 +102,46 @@ export function PaletteDialog({
                 return (
                   <Spotlight.Action
                     key={item.id}
-                    id={optionId(index)}
+                    // Spotlight.Action drops an `id` prop; aria-activedescendant needs one.
+                    ref={(node) => {
+                      if (node) node.id = optionId(index);
+                    }}
                     role="option"
                     aria-selected={isActive}
                     data-selected={isActive || undefined}
-                    label={item.label}
-                    description={item.description}
-                    leftSection={item.icon}
+                    aria-labelledby={`${optionId(index)}-label`}
+                    aria-describedby={
+                      item.description ? `${optionId(index)}-description` : undefined
+                    }
+                    className={classes.option}
                     onClick={item.onSelect}
-                  />
+                  >
+                    {item.icon && (
+                      <span
+                        className={Spotlight.classes.actionSection}
+                        data-position="left"
+                        data-dimmed
+                      >
+                        {item.icon}
+                      </span>
+                    )}
+                    <span className={Spotlight.classes.actionBody}>
+                      <span
+                        id={`${optionId(index)}-label`}
+                        className={Spotlight.classes.actionLabel}
+                      >
+                        {item.label}
+                      </span>
+                      {item.description && (
+                        <span
+                          id={`${optionId(index)}-description`}
+                          className={Spotlight.classes.actionDescription}
+                        >
+                          {item.description}
+                        </span>
+                      )}
+                    </span>
+                  </Spotlight.Action>
                 );
               })}
             </div>
