@@ -5,7 +5,13 @@ import { shortcuts } from '../shortcuts.ts';
 /** The list of keyboard shortcuts, opened with `?`, from the palette or from the header. */
 export function ShortcutsHelpDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts" size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Keyboard shortcuts"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Table verticalSpacing="sm" aria-label="Keyboard shortcuts">
         <Table.Thead>
           <Table.Tr>
