@@ -113,6 +113,7 @@ function SignedInShell() {
                 c="inherit"
                 fw={700}
                 size="lg"
+                style={{ whiteSpace: 'nowrap' }}
               >
                 <Group gap={6} wrap="nowrap">
                   <IconShieldCheck

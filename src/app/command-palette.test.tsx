@@ -210,6 +210,7 @@ test('the help opens from the header button and from the palette', async () => {
   await user.keyboard('{Escape}');
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
+  await user.click(screen.getByLabelText('Note'));
   await user.keyboard('{Control>}k{/Control}');
   await user.type(paletteInput(), 'shortcuts');
   const option = within(palette()).getByRole('option', { name: 'Keyboard shortcuts' });
@@ -219,6 +220,10 @@ test('the help opens from the header button and from the palette', async () => {
   await waitFor(() =>
     expect(screen.queryByRole('dialog', { name: 'Command palette' })).not.toBeInTheDocument(),
   );
+  // Closing the help puts focus back where it was before the palette opened.
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  await waitFor(() => expect(screen.getByLabelText('Note')).toHaveFocus());
 });
 
 test('the audit log is offered to auditors only, the review queue only where it exists', async () => {

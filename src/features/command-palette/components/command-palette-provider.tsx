@@ -1,7 +1,7 @@
 import { useDisclosure } from '@mantine/hooks';
 import { IconKeyboard } from '@tabler/icons-react';
 import { createSpotlight } from '@mantine/spotlight';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { CommandPaletteContext } from '../hooks/use-command-palette.ts';
 import { useGlobalShortcuts } from '../hooks/use-global-shortcuts.ts';
 import type { PaletteSearchState, PaletteSection } from '../palette-items.ts';
@@ -30,19 +30,27 @@ export function CommandPaletteProvider({
   // One store per mounted shell, so nothing stays open across sign-outs or tests.
   const [[store, palette]] = useState(createSpotlight);
   const [helpOpened, help] = useDisclosure(false);
-  const controls = useMemo(
-    () => ({
+  // Where focus goes back to when the help closes, also when it was opened from the palette.
+  const returnTo = useRef<HTMLElement | null>(null);
+  const controls = useMemo(() => {
+    const remember = () => {
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && !active.closest('[role="dialog"]'))
+        returnTo.current = active;
+    };
+    return {
       openPalette: () => {
+        remember();
         help.close();
         palette.open();
       },
       openHelp: () => {
+        remember();
         palette.close();
         help.open();
       },
-    }),
-    [help, palette],
-  );
+    };
+  }, [help, palette]);
   useGlobalShortcuts(controls);
   const helpSection: PaletteSection = {
     id: 'help',
@@ -69,7 +77,13 @@ export function CommandPaletteProvider({
         commands={[...commands, helpSection]}
         search={search}
       />
-      <ShortcutsHelpDialog opened={helpOpened} onClose={help.close} />
+      <ShortcutsHelpDialog
+        opened={helpOpened}
+        onClose={() => {
+          help.close();
+          returnTo.current?.focus();
+        }}
+      />
     </CommandPaletteContext>
   );
 }

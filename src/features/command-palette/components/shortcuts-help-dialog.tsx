@@ -3,7 +3,14 @@ import { Kbd, Modal, Table, Text } from '@mantine/core';
 import { shortcuts } from '../shortcuts.ts';
 
 /** The list of keyboard shortcuts, opened with `?`, from the palette or from the header. */
-export function ShortcutsHelpDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function ShortcutsHelpDialog({
+  opened,
+  onClose,
+}: {
+  opened: boolean;
+  /** Also puts focus back: Mantine's own return would aim at the palette when the help came from there. */
+  onClose: () => void;
+}) {
   return (
     <Modal
       opened={opened}
@@ -11,6 +18,7 @@ export function ShortcutsHelpDialog({ opened, onClose }: { opened: boolean; onCl
       title="Keyboard shortcuts"
       size="lg"
       closeButtonProps={{ 'aria-label': 'Close' }}
+      returnFocus={false}
     >
       <Table verticalSpacing="sm" aria-label="Keyboard shortcuts">
         <Table.Thead>
