@@ -144,7 +144,7 @@ function SignedInShell() {
                 })}
               </Group>
             </Group>
-            <Group gap="md" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
               <PaletteButton />
               <ShortcutsButton />
               <Group gap={6} wrap="nowrap" visibleFrom="md">

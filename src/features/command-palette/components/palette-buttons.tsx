@@ -29,7 +29,7 @@ export function PaletteButton() {
       </Button>
       <ActionIcon
         variant="default"
-        size="lg"
+        size="md"
         hiddenFrom="sm"
         aria-label="Jump to…"
         aria-keyshortcuts={PALETTE_KEYSHORTCUTS}

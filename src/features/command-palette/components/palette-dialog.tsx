@@ -72,7 +72,7 @@ export function PaletteDialog({
       <Modal.Title className={classes.srOnly}>Command palette</Modal.Title>
       <Spotlight.Search
         aria-label="Jump to an entity by name or ID, or to a page"
-        placeholder="Company, last name, ID or page…"
+        placeholder="Name, ID or page…"
         leftSection={<IconSearch size={20} stroke={1.5} aria-hidden />}
         role="combobox"
         aria-expanded={items.length > 0}
@@ -151,7 +151,7 @@ export function PaletteDialog({
       <Text role="status" className={classes.status} size="sm" c="dimmed">
         {statusMessage(query, search, items.length)}
       </Text>
-      <Spotlight.Footer>
+      <Spotlight.Footer visibleFrom="sm">
         <Group gap="lg" justify="center" c="dimmed" fz="xs" wrap="wrap">
           <span>
             <Kbd size="xs">↑</Kbd> <Kbd size="xs">↓</Kbd> to move
