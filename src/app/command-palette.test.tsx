@@ -71,6 +71,9 @@ test('Ctrl+K opens the palette from anywhere, a text field included; Escape clos
   expect(within(list).getByRole('group', { name: 'Go to' })).toBeInTheDocument();
   expect(within(list).getByRole('option', { name: /Review queue/ })).toBeInTheDocument();
   expect(within(list).getByRole('option', { name: /Onboard legal entity/ })).toBeInTheDocument();
+  await waitFor(() =>
+    expect(within(list).getAllByRole('option')[0]).toHaveAttribute('aria-selected', 'true'),
+  );
   expect(screen.getByLabelText('Note')).toHaveValue('');
 
   await user.keyboard('{Escape}');
@@ -81,6 +84,16 @@ test('the header button opens the palette and typing filters its pages', async (
   const { user, router } = renderShell();
   // The first is the desktop header's; phones get an icon button of the same name.
   await user.click((await screen.findAllByRole('button', { name: /Jump to…/ }))[0] as HTMLElement);
+
+  // The arrows move the selection, wrapping at both ends, and the field points at it.
+  const options = within(palette()).getAllByRole('option');
+  expect(options[0]).toHaveAttribute('aria-selected', 'true');
+  await user.keyboard('{ArrowDown}');
+  expect(options[1]).toHaveAttribute('aria-selected', 'true');
+  expect(options[0]).toHaveAttribute('aria-selected', 'false');
+  expect(paletteInput()).toHaveAttribute('aria-activedescendant', options[1]?.id);
+  await user.keyboard('{ArrowUp}{ArrowUp}');
+  expect(options.at(-1)).toHaveAttribute('aria-selected', 'true');
 
   await user.type(paletteInput(), 'onboard');
   const option = await within(palette()).findByRole('option', { name: /Onboard legal entity/ });

@@ -74,6 +74,7 @@ export function CommandPaletteProvider({
         store={store}
         query={query}
         onQueryChange={onQueryChange}
+        onClose={palette.close}
         commands={[...commands, helpSection]}
         search={search}
       />

@@ -1,7 +1,7 @@
-import { Group, Kbd, Modal, Text } from '@mantine/core';
-import { Spotlight, useSpotlight, type SpotlightStore } from '@mantine/spotlight';
+import { Group, Input, Kbd, Modal, Text } from '@mantine/core';
+import { Spotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useId } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import {
   filterSections,
   type PaletteItem,
@@ -14,6 +14,7 @@ export interface PaletteDialogProps {
   store: SpotlightStore;
   query: string;
   onQueryChange: (query: string) => void;
+  onClose: () => void;
   /** Pages and actions, filtered here by what is typed. */
   commands: PaletteSection[];
   /** The app's entity results, shown as given. */
@@ -29,40 +30,58 @@ function statusMessage(query: string, search: PaletteSearchState, count: number)
 }
 
 /**
- * The command palette on Mantine's Spotlight (its own markup inside each action, so the label
- * names the option and the description describes it), with listbox semantics added: the search field is a
- * combobox whose active option follows the arrow keys, so screen readers announce the selection.
+ * The command palette on Mantine's Spotlight, with listbox semantics: the field is a combobox whose
+ * active option follows the arrow keys (kept here, so screen readers hear it and Enter takes it),
+ * each option named by its label and described by its description.
  */
 export function PaletteDialog({
   store,
   query,
   onQueryChange,
+  onClose,
   commands,
   search,
 }: PaletteDialogProps) {
-  const { opened, selected } = useSpotlight(store);
   const listId = `palette-${useId().replace(/:/g, '')}`;
   const sections = [...filterSections(commands, query), ...search.sections];
   const items: PaletteItem[] = sections.flatMap((section) => section.items);
   const optionId = (index: number) => `${listId}-option-${index}`;
-  const signature = items.map((item) => item.id).join('\n');
-
-  // Whatever arrives, the first choice is the one Enter takes (Spotlight only resets on typing).
-  useEffect(() => {
-    if (!opened) return;
-    store.updateState((state) => ({ ...state, selected: signature === '' ? -1 : 0 }));
-  }, [opened, signature, store]);
-
-  const active = selected >= 0 && selected < items.length ? selected : -1;
+  // Null means "the first": typing or results arriving select the top one, arrows pick another.
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+  const found = activeKey === null ? -1 : items.findIndex((item) => item.id === activeKey);
+  const active = items.length === 0 ? -1 : Math.max(found, 0);
   const firstIndex = sections.map((_, at) =>
     sections.slice(0, at).reduce((sum, section) => sum + section.items.length, 0),
   );
+
+  const choose = (item: PaletteItem) => {
+    onClose();
+    item.onSelect();
+  };
+  const move = (step: number) => {
+    if (items.length === 0) return;
+    const next = (active + step + items.length) % items.length;
+    setActiveKey(items[next]?.id ?? null);
+    document.getElementById(optionId(next))?.scrollIntoView({ block: 'nearest' });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      move(event.key === 'ArrowDown' ? 1 : -1);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const item = items[active];
+      if (item) choose(item);
+    }
+  };
 
   return (
     <Spotlight.Root
       store={store}
       query={query}
       onQueryChange={onQueryChange}
+      onSpotlightOpen={() => setActiveKey(null)}
       shortcut={null}
       scrollable
       maxHeight={420}
@@ -70,10 +89,19 @@ export function PaletteDialog({
       yOffset="10vh"
     >
       <Modal.Title className={classes.srOnly}>Command palette</Modal.Title>
-      <Spotlight.Search
+      <Input
+        data-autofocus
+        size="lg"
+        classNames={{ input: Spotlight.classes.search }}
         aria-label="Jump to an entity by name or ID, or to a page"
         placeholder="Name, ID or page…"
         leftSection={<IconSearch size={20} stroke={1.5} aria-hidden />}
+        value={query}
+        onChange={(event) => {
+          setActiveKey(null);
+          onQueryChange(event.currentTarget.value);
+        }}
+        onKeyDown={onKeyDown}
         role="combobox"
         aria-expanded={items.length > 0}
         aria-controls={items.length > 0 ? listId : undefined}
