@@ -27,7 +27,12 @@ import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { useSession } from '../features/auth/session/session-store.ts';
+import {
+  PaletteButton,
+  ShortcutsButton,
+} from '../features/command-palette/components/palette-buttons.tsx';
 import classes from './app-layout.module.css';
+import { AppCommandPalette } from './command-palette.tsx';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 
@@ -76,7 +81,9 @@ function currentness(pathname: string, to: string): 'page' | 'true' | undefined 
 export function AppLayout() {
   return (
     <RequireAuth>
-      <SignedInShell />
+      <AppCommandPalette>
+        <SignedInShell />
+      </AppCommandPalette>
     </RequireAuth>
   );
 }
@@ -126,6 +133,7 @@ function SignedInShell() {
                 c="inherit"
                 fw={700}
                 size="lg"
+                style={{ whiteSpace: 'nowrap' }}
               >
                 <Group gap={6} wrap="nowrap">
                   <IconShieldCheck
@@ -156,7 +164,9 @@ function SignedInShell() {
                 })}
               </Group>
             </Group>
-            <Group gap="md" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <PaletteButton />
+              <ShortcutsButton />
               <Group gap={6} wrap="nowrap" visibleFrom="md">
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
                 <Text size="sm" fw={500} truncate maw={220}>
