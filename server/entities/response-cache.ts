@@ -1,7 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { engineOf } from '../db/engine.ts';
 
 export interface ResponseCacheLimits {
   entries: number;
@@ -15,11 +14,10 @@ const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1
 const ENVELOPE_PREFIX = '{"code":200,"status":"success","message":"","data":';
 
 /**
- * Serialised success envelopes of read routes, valid until the database changes. The version is
- * `PRAGMA data_version` (moves when another connection, e.g. a second server process or the admin
- * CLI, commits) with `total_changes()` (moves with this connection's own writes), so any write
- * anywhere empties the cache; on PostgreSQL, the change counter every write to these tables bumps
- * (migration 0007), read on every request, so no instance answers from before another's write.
+ * Serialised success envelopes of read routes, valid until the database changes: the change
+ * counter every write to the entity tables bumps in its own transaction (migrations 0007 and
+ * 0014), read on every request, so no process or instance answers from before another's write;
+ * writes elsewhere (the audit trail every request appends to, sign-in attempts) leave it alone.
  * Least recently used entries go first past the limits.
  */
 export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAULT_LIMITS) {
@@ -27,27 +25,13 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
   let cachedBytes = 0;
   let cachedVersion = '';
 
-  const databaseVersion = engineOf(db) === 'postgres' ? postgresVersion : sqliteVersion;
-
-  async function postgresVersion(): Promise<string> {
+  async function databaseVersion(): Promise<string> {
     const { rows } = await sql<{
       version: number;
     }>`select version from change_counter where id = 1`.execute(db);
     const row = rows[0];
     if (!row) throw new Error('change_counter has no row.');
     return String(row.version);
-  }
-
-  async function sqliteVersion(): Promise<string> {
-    const { rows } = await sql<{
-      dataVersion: number;
-      changes: number;
-    }>`select data_version as "dataVersion", total_changes() as "changes" from pragma_data_version`.execute(
-      db,
-    );
-    const row = rows[0];
-    if (!row) throw new Error('pragma data_version returned no row.');
-    return `${String(row.dataVersion)}:${String(row.changes)}`;
   }
 
   function clear() {
