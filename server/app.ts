@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
@@ -59,6 +60,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
           ? loggerOptionsOf(options.logger.level, options.logger.destination)
           : loggerOptionsOf(config.logLevel),
     bodyLimit: 1024 * 1024,
+    // Audit events carry the request id: unique across restarts and instances, not a counter.
+    genReqId: () => crypto.randomUUID(),
     ...serverLimitOptions,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A path that is not valid percent-encoding (`/api/v2/%zz`) is answered before routing.

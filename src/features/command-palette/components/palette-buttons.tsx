@@ -5,7 +5,10 @@ import { paletteKeys } from '../shortcuts.ts';
 
 const PALETTE_KEYSHORTCUTS = 'Control+K Meta+K';
 
-/** The header's way into the palette: a search-like button with its keys, an icon on phones. */
+/**
+ * The header's way into the palette: a search-like button with its keys on wide screens, an icon
+ * below 88em, where the navigation (with Reviews and the auditors' Audit log) needs the room.
+ */
 export function PaletteButton() {
   const { openPalette } = useCommandPalette();
   const keys = paletteKeys();
@@ -15,7 +18,7 @@ export function PaletteButton() {
         variant="default"
         color="gray"
         fw={400}
-        visibleFrom="sm"
+        visibleFrom="xl"
         leftSection={<IconSearch size={16} aria-hidden />}
         rightSection={
           <Kbd size="xs" aria-hidden>
@@ -30,7 +33,7 @@ export function PaletteButton() {
       <ActionIcon
         variant="default"
         size="md"
-        hiddenFrom="sm"
+        hiddenFrom="xl"
         aria-label="Jump to…"
         aria-keyshortcuts={PALETTE_KEYSHORTCUTS}
         onClick={openPalette}
