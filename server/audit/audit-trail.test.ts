@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { auditEventPageSchema, type AuditEvent } from '../../src/contract/audit.ts';
 import { runAdmin } from '../admin/run.ts';
+import { auditEventOf } from './routes.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { issueToken } from '../auth/tokens.ts';
@@ -21,18 +22,7 @@ const db = () => server.app.services.db;
 
 async function allEvents(): Promise<AuditEvent[]> {
   const rows = await db().selectFrom('audit_events').selectAll().orderBy('seq').execute();
-  return rows.map((row) => ({
-    id: row.id,
-    at: row.at,
-    actor: row.actor,
-    action: row.action,
-    entityId: row.entity_id,
-    documentId: row.document_id,
-    outcome: row.outcome,
-    requestId: row.request_id,
-    clientAddress: row.client_address,
-    detail: JSON.parse(row.detail) as Record<string, unknown>,
-  }));
+  return rows.map(auditEventOf);
 }
 
 async function lastEvent(): Promise<AuditEvent> {

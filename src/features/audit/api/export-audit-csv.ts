@@ -1,5 +1,6 @@
 import type { AuditFilter } from '../../../contract/audit.ts';
 import { apiDownload } from '../../../lib/api-client.ts';
+import { saveObjectUrl } from '../../../lib/save-file.ts';
 
 /** The whole filtered log as CSV (every page: the server streams it). */
 export function downloadAuditCsv(
@@ -23,14 +24,7 @@ export function exportFileName(filter: AuditFilter): string {
 /** Hands a Blob to the browser as a download, then lets the memory go. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const objectUrl = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = objectUrl;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveObjectUrl(objectUrl, fileName);
   // A click starts the download synchronously, but some browsers read the URL a moment later.
   setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
 }

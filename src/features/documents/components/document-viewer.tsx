@@ -17,7 +17,7 @@ import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
 import { createDocumentFetcher, type DocumentFetcher } from '../decoding/document-fetcher.ts';
 import { sanitizeFileName } from '../decoding/safe-file-name.ts';
-import { saveObjectUrl } from '../decoding/save-file.ts';
+import { saveObjectUrl } from '../../../lib/save-file.ts';
 import { ApprovalBadge } from './approval-badge.tsx';
 import { DecisionControls, DecisionSummary } from './document-decision.tsx';
 import { DocumentPreview } from './document-preview.tsx';
