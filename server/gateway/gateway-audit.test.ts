@@ -82,6 +82,16 @@ describe('gateway mode: the reviewer who signed in is the actor', () => {
         ...expected,
       });
     }
+    // The gateway's own records name the same reviewer: a note's author.
+    const note = await server.request(`/api/v2/entities/${id}/notes`, {
+      ...asReviewer(),
+      method: 'POST',
+      headers: { ...asReviewer().headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'Checked the register.' }),
+    });
+    expect(note.status).toBe(201);
+    expect((note.body as { data: { author: string } }).data.author).toBe(server.account.username);
+    expect(await lastGatewayEvent()).toMatchObject({ action: 'note.add', entity_id: id });
     expect((await server.request('/api/v2/documents/unknown-doc', asReviewer())).status).toBe(404);
     expect(await lastGatewayEvent()).toMatchObject({
       action: 'document.view',

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
+import { actorOf } from '../audit/audit-trail.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import {
   clientUpdateRequestSchema,
@@ -9,7 +9,6 @@ import {
   type ClientUpdateRecord,
 } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema, idSchema } from '../../src/contract/common.ts';
-import { bearerTokenOf } from '../auth/authenticate.ts';
 import { parseJsonBodyOfGet, requireJsonBody } from '../client-updates/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
@@ -65,18 +64,6 @@ function dataField(value: unknown, field: string): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const text = (data as Record<string, unknown>)[field];
   return typeof text === 'string' && text !== '' ? text : undefined;
-}
-
-/** The reviewer named in the caller's JWT (already confirmed by the identity service). */
-export function requesterOf(request: FastifyRequest): string {
-  try {
-    const { name, sub } = decodeJwt(bearerTokenOf(request) ?? '');
-    if (typeof name === 'string' && name.trim() !== '') return name;
-    if (typeof sub === 'string' && sub.trim() !== '') return sub;
-  } catch {
-    // Not a JWT the gateway can read: the identity service accepted it, the name stays unknown.
-  }
-  return 'unknown';
 }
 
 /**
@@ -199,7 +186,8 @@ export function registerLocalClientUpdates(
             config_id: body.configId,
             subject: body.emailSubject,
             domain: body.domain,
-            requested_by: requesterOf(request),
+            // The reviewer bound to the caller's token at sign-in (routes.ts).
+            requested_by: actorOf(request),
             created_at: now().toISOString(),
           };
           const failed = (error: string) =>

@@ -1,3 +1,4 @@
+import { actorOf } from '../audit/audit-trail.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idSchema } from '../../src/contract/common.ts';
@@ -8,7 +9,6 @@ import type { AuditInTransaction } from '../decisions/service.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { addNote, notesPage } from '../notes/service.ts';
 import { isSafePathParameter } from './forward-target.ts';
-import { requesterOf } from './local-client-updates.ts';
 import type { Redactor } from './redaction.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
 import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
@@ -97,7 +97,7 @@ export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOpti
         const note = await addNote(
           db,
           'gateway_notes',
-          { entityId: id, author: requesterOf(request), at: now().toISOString(), text: body.text },
+          { entityId: id, author: actorOf(request), at: now().toISOString(), text: body.text },
           (transaction, added) =>
             audit(transaction, {
               entityId: id,

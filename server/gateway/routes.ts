@@ -19,7 +19,7 @@ import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
 import { auditOf } from '../decisions/audit-binding.ts';
-import { registerLocalClientUpdates, requesterOf } from './local-client-updates.ts';
+import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
@@ -283,7 +283,7 @@ function registerGatewayRoutes(
   async function bindCaller(request: FastifyRequest, token: string): Promise<void> {
     const hash = tokenHashOf(token);
     const bound = await reviewers.reviewerOf(hash, now().getTime());
-    const fromJwt = requesterOf(request);
+    const fromJwt = jwtNameOf(token);
     const username = bound ?? (fromJwt === 'unknown' ? `session-${hash.slice(0, 12)}` : fromJwt);
     request.caller = {
       accountId: '',
@@ -398,4 +398,16 @@ export function usernameOfForm(form: Buffer, contentType: string): string {
   }
   const part = /name="(?:Username|username)"\r\n(?:[^\r\n]+\r\n)*\r\n([^\r\n]*)\r\n/.exec(text);
   return (part?.[1] ?? '').trim().slice(0, 100);
+}
+
+/** The reviewer a JWT names (`name`, else `sub`), for a token not bound here; 'unknown' if none. */
+function jwtNameOf(token: string): string {
+  try {
+    const { name, sub } = decodeJwt(token);
+    if (typeof name === 'string' && name.trim() !== '') return name;
+    if (typeof sub === 'string' && sub.trim() !== '') return sub;
+  } catch {
+    // Not a JWT the gateway can read: the identity service accepted it, the name stays unknown.
+  }
+  return 'unknown';
 }
