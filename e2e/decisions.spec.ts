@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { apiData } from './api.ts';
 import { expect, signIn, test, type KycServer } from './fixtures.ts';
+import { dismissNotification, recordOutcome } from './review-actions.ts';
 
 interface ListedLegalEntity {
   id: string;
@@ -21,27 +21,6 @@ function createAccount(kyc: KycServer, username: string): { username: string; pa
     username: string;
     password: string;
   };
-}
-
-/** Closes the toast that confirms a decision, so that axe sees the page and not an animation. */
-async function dismissNotification(page: Page, title: string) {
-  const toast = page.getByRole('alert').filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  await toast.getByRole('button', { name: 'Dismiss notification' }).click();
-  await expect(toast).toBeHidden();
-}
-
-async function recordOutcome(page: Page, status: string, axe?: () => Promise<void>) {
-  await page.getByRole('button', { name: 'Record outcome' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Record review outcome' });
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('combobox', { name: 'Outcome' }).click();
-  await page.getByRole('option', { name: status, exact: true }).click();
-  await dialog.getByLabel('Source').fill('Companies House');
-  await dialog.getByLabel('Business statement').fill('Annual review: filings up to date.');
-  if (axe) await axe();
-  await dialog.getByRole('button', { name: 'Record outcome' }).click();
-  await expect(dialog).toBeHidden();
 }
 
 test('a reviewer records an outcome, leaves a note and approves a document; a High-risk acceptance needs a second reviewer', async ({

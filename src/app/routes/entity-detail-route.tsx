@@ -11,6 +11,7 @@ import {
   useEntityLookup,
 } from '../../features/entities/components/entity-detail-page.tsx';
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
+import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
 
 /**
@@ -22,7 +23,12 @@ export function EntityDetailRoute() {
   const queryClient = useQueryClient();
   const capabilities = useCapabilities();
   const features = capabilities?.features;
-  const refreshEntity = () => queryClient.invalidateQueries({ queryKey: entityQueries.all() });
+  // A decision changes the entity and where it stands in the review queue.
+  const refreshEntity = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: entityQueries.all() }),
+      queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
+    ]);
   const { legalEntity, naturalPerson } = useEntityLookup(id);
   const page = (
     <EntityDetailPage
