@@ -108,5 +108,3 @@ export function auditRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type AuditRepository = ReturnType<typeof auditRepository>;

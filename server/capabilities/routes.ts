@@ -5,7 +5,7 @@ import { defineRoute } from '../http/route.ts';
 import type { Role } from '../../src/contract/audit.ts';
 
 /** What each mode offers: the gateway has no review endpoints upstream to record decisions on. */
-export function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
+function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
   const embedded = mode === 'embedded';
   return {
     reviewQueue: embedded,

@@ -390,7 +390,7 @@ async function bodyOf(request: FastifyRequest, limit: number): Promise<Buffer> {
 }
 
 /** `Username` (or `username`) of a urlencoded or multipart sign-in form; '' when absent. */
-export function usernameOfForm(form: Buffer, contentType: string): string {
+function usernameOfForm(form: Buffer, contentType: string): string {
   const text = form.toString('utf8');
   if (/^application\/x-www-form-urlencoded/i.test(contentType)) {
     const fields = new URLSearchParams(text);

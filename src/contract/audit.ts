@@ -22,9 +22,6 @@ export const AUDIT_ACTIONS = [
   'audit.export',
 ] as const;
 
-/** `account.*` events come from the admin CLI (`account.create`, `account.set-role`, ...). */
-export const auditActionSchema = z.string().regex(/^[a-z-]+\.[a-z-]+$/, 'Unknown action.');
-
 export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
 
 export const auditEventSchema = z.object({
