@@ -50,12 +50,12 @@ export function createAuditTrail(db: Db, now: () => Date) {
     await repository.insert(rows);
   }
 
-  // Group commit: events that arrive while a batch is being written go together in the next one,
-  // and each caller still waits until its own event is committed.
+  // Group commit: a batch is written once the requests already received have queued their events
+  // (setImmediate runs after this turn's I/O), and events that arrive while it is written go in the
+  // next one; each caller still waits until its own event is committed.
   let queued: { event: AuditEventInput; settle: (error?: Error) => void }[] = [];
   let writing = false;
   async function writeQueued(): Promise<void> {
-    writing = true;
     while (queued.length > 0) {
       const batch = queued;
       queued = [];
@@ -87,7 +87,10 @@ export function createAuditTrail(db: Db, now: () => Date) {
             else reject(error);
           },
         });
-        if (!writing) void writeQueued();
+        if (!writing) {
+          writing = true;
+          setImmediate(() => void writeQueued());
+        }
       });
     },
     /** Appends inside the caller's transaction, so the event and the change commit together. */

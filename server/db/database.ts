@@ -43,7 +43,7 @@ async function openSqlite(dataDir: string): Promise<Db> {
   // No mmap_size: mapped pages count as resident memory (about 100 MB more at 100,000 entities).
   sqlite.pragma('temp_store = memory');
   const db = new Kysely<Database>({
-    dialect: new TransactionalDdlSqliteDialect({ database: withImmediateTransactions(sqlite) }),
+    dialect: new TransactionalDdlSqliteDialect({ database: asKyselyConnection(sqlite) }),
   });
   await migrateToLatest(db as unknown as Kysely<unknown>);
   // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
@@ -51,18 +51,37 @@ async function openSqlite(dataDir: string): Promise<Db> {
   return db;
 }
 
+/** Prepared statements kept per SQL text: preparing costs more than running most of our queries. */
+const STATEMENT_CACHE_SIZE = 256;
+
 /**
- * Kysely opens SQLite transactions with a deferred BEGIN: one that reads and then writes fails with
- * SQLITE_BUSY at once when another process wrote in between. BEGIN IMMEDIATE takes the write lock
- * up front and waits for it (busy_timeout) instead.
+ * The connection as Kysely sees it. Kysely prepares every query anew; this keeps the most recently
+ * used statements (Kysely runs one query at a time on its one connection, a stream included, so a
+ * statement is never in use twice). And Kysely opens SQLite transactions with a deferred BEGIN: one
+ * that reads and then writes fails with SQLITE_BUSY at once when another process wrote in between.
+ * BEGIN IMMEDIATE takes the write lock up front and waits for it (busy_timeout) instead.
  */
-function withImmediateTransactions(sqlite: SQLite.Database): SQLite.Database {
+function asKyselyConnection(sqlite: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  function prepare(source: string): SQLite.Statement {
+    const text = source.trim().toLowerCase() === 'begin' ? 'begin immediate' : source;
+    let statement = statements.get(text);
+    if (statement) {
+      // Re-inserted so that Map order is least recently used first.
+      statements.delete(text);
+    } else {
+      statement = sqlite.prepare(text);
+      if (statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = statements.keys().next().value;
+        if (oldest !== undefined) statements.delete(oldest);
+      }
+    }
+    statements.set(text, statement);
+    return statement;
+  }
   return new Proxy(sqlite, {
     get(target, property) {
-      if (property === 'prepare') {
-        return (source: string) =>
-          target.prepare(source.trim().toLowerCase() === 'begin' ? 'begin immediate' : source);
-      }
+      if (property === 'prepare') return prepare;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function'
         ? (value as (...args: unknown[]) => unknown).bind(target)

@@ -2,7 +2,11 @@ import type { Entity } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type { EntityRow } from '../db/schema.ts';
 import { assembleEntities, type Relations } from './assemble.ts';
-import { type EntityListRecordRow, entitiesRepository } from './repository.ts';
+import {
+  type EntityListRecordRow,
+  entitiesRepository,
+  type ListRelationKeys,
+} from './repository.ts';
 
 /** What a list record holds: the list's optional relations in full, so every flag combination reads it. */
 const RECORDED_RELATIONS: Relations = {
@@ -49,14 +53,26 @@ export function listRecordOf(entity: Entity, created_at: string): EntityListReco
 
 type RecordParts = Pick<EntityListRecordRow, 'head' | 'verifications' | 'documents' | 'tail'>;
 
-/** The entity's JSON as the list sends it with these flags. */
+/** What precedes each stored relation in an entity's list JSON, for the relations these flags include. */
+export function relationKeysOf(flags: ListFlags): ListRelationKeys {
+  return {
+    verifications: flags.corporateVerification ? ',"corporateVerifications":' : undefined,
+    documents: flags.supportingDocuments ? ',"supportingDocuments":' : undefined,
+  };
+}
+
+/**
+ * The entity's JSON as the list sends it with these flags; the repository's listPageJson puts
+ * stored records together the same way in SQL.
+ */
 export function listJsonOf(record: RecordParts, flags: ListFlags): string {
+  const keys = relationKeysOf(flags);
   let json = record.head;
-  if (flags.corporateVerification && record.verifications !== null) {
-    json += `,"corporateVerifications":${record.verifications}`;
+  if (keys.verifications !== undefined && record.verifications !== null) {
+    json += keys.verifications + record.verifications;
   }
-  if (flags.supportingDocuments && record.documents !== null) {
-    json += `,"supportingDocuments":${record.documents}`;
+  if (keys.documents !== undefined && record.documents !== null) {
+    json += keys.documents + record.documents;
   }
   return json + record.tail;
 }

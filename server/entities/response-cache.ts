@@ -10,8 +10,9 @@ export interface ResponseCacheLimits {
 // 20 MB holds about 135 full list pages (148 KB each with both flags); more only raises peak memory.
 const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1024 };
 
-/** The success envelope as JSON.stringify writes it, up to the data. */
-const ENVELOPE_PREFIX = '{"code":200,"status":"success","message":"","data":';
+/** The success envelope as JSON.stringify writes it, up to the data, and after it. */
+const ENVELOPE_PREFIX = Buffer.from('{"code":200,"status":"success","message":"","data":');
+const ENVELOPE_SUFFIX = Buffer.from('}');
 
 /**
  * Serialised success envelopes of read routes, valid until the database changes: the change
@@ -54,13 +55,9 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
     /**
      * The JSON body of the success envelope around `build()`'s data, from the cache when the
      * database has not changed since it was stored; errors thrown by `build` are not cached.
-     * `build` gets the database version it answers for; with `json`, it returns the data as JSON.
+     * `build` gets the database version it answers for; data it returns as a Buffer is taken as JSON.
      */
-    async envelopeJson(
-      key: string,
-      build: (version: string) => Promise<unknown>,
-      options: { json?: boolean } = {},
-    ): Promise<Buffer> {
+    async envelopeJson(key: string, build: (version: string) => Promise<unknown>): Promise<Buffer> {
       const version = await databaseVersion();
       if (version !== cachedVersion) {
         clear();
@@ -74,11 +71,9 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
         return hit;
       }
       const data = await build(version);
-      const body = Buffer.from(
-        options.json === true
-          ? `${ENVELOPE_PREFIX}${String(data)}}`
-          : JSON.stringify({ code: 200, status: 'success', message: '', data }),
-      );
+      const body = Buffer.isBuffer(data)
+        ? Buffer.concat([ENVELOPE_PREFIX, data, ENVELOPE_SUFFIX])
+        : Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
       // A write between the reads above may have mixed two states: serve it once, keep none of it.
       if ((await databaseVersion()) === version && cachedVersion === version) store(key, body);
       return body;
@@ -99,9 +94,8 @@ export async function sendCachedEnvelope(
   cache: ResponseCache,
   key: string,
   build: (version: string) => Promise<unknown>,
-  options: { json?: boolean } = {},
 ): Promise<undefined> {
-  const body = await cache.envelopeJson(key, build, options);
+  const body = await cache.envelopeJson(key, build);
   await reply.code(200).type('application/json; charset=utf-8').send(body);
   return undefined;
 }

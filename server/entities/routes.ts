@@ -96,12 +96,8 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       errors: [400],
     },
     ({ query, reply }) =>
-      sendCachedEnvelope(
-        reply,
-        cache,
-        `list ${JSON.stringify(query)}`,
-        (version) => listEntitiesJson(db, query, positions.at(version, listOrderOf(query))),
-        { json: true },
+      sendCachedEnvelope(reply, cache, `list ${JSON.stringify(query)}`, (version) =>
+        listEntitiesJson(db, query, positions.at(version, listOrderOf(query))),
       ),
   );
 

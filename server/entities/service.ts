@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { assembleEntities, type Relations } from './assemble.ts';
 import type { ListPositions } from './list-positions.ts';
-import { buildListRecords, listJsonOf } from './list-records.ts';
+import { buildListRecords, listJsonOf, relationKeysOf } from './list-records.ts';
 import { entitiesRepository } from './repository.ts';
 
 const KIND_OF_FILTER = {
@@ -21,53 +21,60 @@ const KIND_OF_FILTER = {
 
 type ListPositionsAtVersion = ReturnType<ListPositions['at']>;
 
+const OPEN_ARRAY = Buffer.from('[');
+const EMPTY_ARRAY = Buffer.from('[]');
+const CLOSE_ARRAY = Buffer.from(']');
+
 /**
- * The JSON array of one list page: the page's keys and stored list records in one query, from the
- * nearest known position when `positions` knows one; entities without a record are built from the
- * tables as the record would be.
+ * The JSON array of one list page, as bytes: its keys found from the nearest known position when
+ * `positions` knows one, then its stored list records put together by the database. A page with
+ * entities without a record (a change dropped it) is built here, those entities from the tables.
  */
 export async function listEntitiesJson(
   db: Db,
   query: EntityListQuery,
   positions?: ListPositionsAtVersion,
-): Promise<string> {
+): Promise<Buffer> {
   const repository = entitiesRepository(db);
   const nearest = positions?.nearest(query.start);
-  // One entry past the page: the next page's first key, known for free.
-  const rows = await repository.listPageRecords({
-    kind: KIND_OF_FILTER[query.type],
-    descending: query.descending,
-    limit: query.limit + 1,
+  const kind = KIND_OF_FILTER[query.type];
+  const { descending, limit } = query;
+  // One key past the page: the next page's first, known for free.
+  const keys = await repository.listPageKeys({
+    kind,
+    descending,
+    limit: limit + 1,
     offset: query.start - (nearest?.position ?? 0),
     from: nearest?.key,
   });
-  const first = rows[0];
-  if (first) positions?.remember(query.start, first);
-  const next = rows[query.limit];
-  if (next) positions?.remember(query.start + query.limit, next);
-  const page = rows.slice(0, query.limit);
+  const first = keys[0];
+  if (!first) return EMPTY_ARRAY;
+  positions?.remember(query.start, first);
+  const next = keys[limit];
+  if (next) positions?.remember(query.start + limit, next);
 
-  const missing = page.filter((row) => row.head === null).map((row) => row.id);
+  const page = { kind, descending, limit, offset: 0, from: first };
+  const joined = await repository.listPageJson(page, relationKeysOf(query));
+  if (joined.json !== null && joined.stored === joined.entries) {
+    return Buffer.concat([OPEN_ARRAY, joined.json, CLOSE_ARRAY]);
+  }
+
+  const rows = await repository.listPageRecords(page);
+  const missing = rows.filter((row) => row.head === null || row.tail === null).map((row) => row.id);
   const built = new Map(
     (await buildListRecords(db, await repository.entitiesByIds(missing))).map((record) => [
       record.entity_id,
       record,
     ]),
   );
-  const parts = page.map((row) => {
+  const parts = rows.map((row) => {
+    const { head, verifications, documents, tail } = row;
     const record =
-      row.head === null || row.tail === null
-        ? built.get(row.id)
-        : {
-            head: row.head,
-            verifications: row.verifications,
-            documents: row.documents,
-            tail: row.tail,
-          };
+      head === null || tail === null ? built.get(row.id) : { head, verifications, documents, tail };
     if (!record) throw new Error(`Entity ${row.id} did not load.`);
     return listJsonOf(record, query);
   });
-  return `[${parts.join(',')}]`;
+  return Buffer.from(`[${parts.join(',')}]`);
 }
 
 /** The positions store's view for this list query's order. */
