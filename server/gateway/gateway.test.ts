@@ -695,6 +695,17 @@ describe('the API key in upstream answers', () => {
       data: [{ note: 'served for [redacted]*********', '[redacted]*********': true }],
     });
 
+    // Spelled with an escape, the key's bytes are not in the answer, but it is still the key.
+    answerEntityCalls((request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        `{"code":200,"status":"success","message":"","data":[{"note":"for \\u${keyOf(request).charCodeAt(0).toString(16).padStart(4, '0')}${keyOf(request).slice(1)}"}]}`,
+      );
+    });
+    const escaped = await call('/api/v2/entities', { headers: bearer() });
+    expect(escaped.status).toBe(200);
+    expect(escaped.body).toMatchObject({ data: [{ note: 'for [redacted]*********' }] });
+
     upstream.handle((_request, response) =>
       sendJson(response, 400, { message: `Token checks need ${UPSTREAM_KEY}.` }),
     );

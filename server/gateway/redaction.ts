@@ -11,6 +11,11 @@ export interface Redactor {
   text(value: string): string;
   /** A parsed JSON value with the key replaced in every string and property name. */
   json(value: unknown): { value: unknown; changed: boolean };
+  /**
+   * Whether JSON text may spell the key: it holds the key's bytes, or an escape that could stand
+   * for one of its characters. When not, `json` of the parsed text would change nothing.
+   */
+  mayBeIn(jsonText: Buffer): boolean;
   /** Replaces the key's bytes in a stream, also where it spans two chunks. */
   stream(): Transform;
 }
@@ -19,6 +24,12 @@ export function createRedactor(secret: string): Redactor {
   const secretBytes = Buffer.from(secret, 'utf8');
   const mark = markOfLength(secretBytes.length);
   const markBytes = Buffer.from(mark, 'utf8');
+  // JSON spells a character other than as itself only by escape: \u for any, the short escapes
+  // for " \ / and control characters.
+  const hasShortEscape = Array.from(secret).some(
+    (character) => '"\\/'.includes(character) || character < ' ',
+  );
+  const escape = Buffer.from(hasShortEscape ? '\\' : '\\u');
 
   function text(value: string): string {
     return secret === '' ? value : value.split(secret).join(mark);
@@ -71,7 +82,11 @@ export function createRedactor(secret: string): Redactor {
     }
   }
 
-  return { text, json, stream };
+  function mayBeIn(jsonText: Buffer): boolean {
+    return secret !== '' && (jsonText.includes(secretBytes) || jsonText.includes(escape));
+  }
+
+  return { text, json, mayBeIn, stream };
 }
 
 /** `[redacted]` padded with `*` (or cut) to the key's length. */
