@@ -7,8 +7,8 @@ export interface ResponseCacheLimits {
   bytes: number;
 }
 
-// 20 MB holds about 135 full list pages (148 KB each with both flags); more only raises peak memory.
-const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 20 * 1024 * 1024 };
+// 10 MB holds about 70 full list pages (148 KB each with both flags); more only raises peak memory.
+const DEFAULT_LIMITS: ResponseCacheLimits = { entries: 200, bytes: 10 * 1024 * 1024 };
 
 /** The success envelope as JSON.stringify writes it, up to the data, and after it. */
 const ENVELOPE_PREFIX = Buffer.from('{"code":200,"status":"success","message":"","data":');
