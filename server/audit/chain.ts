@@ -1,23 +1,11 @@
 import crypto from 'node:crypto';
+import type { AuditEventTable } from '../db/schema.ts';
 
 /** The `prev_hash` of the first event ever written. */
 export const GENESIS_HASH = '0'.repeat(64);
 
 /** What an event's hash covers: every column but `hash` itself. */
-export interface ChainedEvent {
-  seq: number;
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  entity_id: string | null;
-  document_id: string | null;
-  outcome: string;
-  request_id: string | null;
-  client_address: string | null;
-  detail: string;
-  prev_hash: string;
-}
+export type ChainedEvent = Omit<AuditEventTable, 'hash'>;
 
 /** JSON with object keys sorted at every level, so one detail has exactly one spelling. */
 export function canonicalJson(value: unknown): string {

@@ -10,7 +10,7 @@ import {
 import { requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { idParamsSchema } from '../entities/routes.ts';
-import { ApiError } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { defineRoute } from '../http/route.ts';
 import { auditRepository, type AuditEventRow, type AuditPageQuery } from './repository.ts';
 
@@ -44,20 +44,18 @@ export function auditEventOf(row: AuditEventRow): AuditEvent {
   };
 }
 
-/** The cursor is the position of the last event of the page before, opaque to clients. */
+/** The cursor is the position of the last event of the page before. */
 function cursorOf(seq: number): string {
-  return Buffer.from(`seq:${String(seq)}`).toString('base64url');
+  return encodeCursor([seq]);
 }
 
 function seqOfCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
-  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match?.[1]) {
-    throw new ApiError(400, 'cursor is not one this server gave out: start again without it.', [
-      { field: 'cursor', message: 'Unknown cursor.' },
-    ]);
-  }
-  return Number(match[1]);
+  return decodeCursor(cursor, ([seq, ...rest]) =>
+    Number.isSafeInteger(seq) && (seq as number) >= 0 && rest.length === 0
+      ? (seq as number)
+      : undefined,
+  );
 }
 
 async function pageOf(db: Db, query: AuditPageQuery) {

@@ -200,22 +200,32 @@ export async function relay(
   response.stopDeadline();
   const bytes = Buffer.concat(head.chunks, head.size);
   const parsed = isJson ? parseJson(bytes) : { ok: false as const };
-  if (isSuccess) {
-    if (!parsed.ok) throw apiErrorOf(new UpstreamFailure('unreadable', 'answer is not JSON'));
+  if (parsed.ok && (isSuccess || errorEnvelopeSchema.safeParse(parsed.value).success)) {
     copyHeaders(reply, response, redactor);
     return reply.code(status).send(redactedBytes(bytes, parsed.value, redactor));
   }
-  if (parsed.ok && errorEnvelopeSchema.safeParse(parsed.value).success) {
-    copyHeaders(reply, response, redactor);
-    return reply.code(status).send(redactedBytes(bytes, parsed.value, redactor));
-  }
-  if (status >= 500) {
-    throw apiErrorOf(new UpstreamFailure('unreadable', `status ${status} without the envelope`));
+  throw refusalOf(response, parsed.ok ? parsed.value : undefined, redactor);
+}
+
+/**
+ * What an answer that is neither taken nor the error envelope becomes: a 4xx an envelope in the
+ * upstream's own words (or `refusal`), with its Retry-After; anything else a 502.
+ */
+export function refusalOf(
+  response: UpstreamResponse,
+  value: unknown,
+  redactor: Redactor,
+  refusal?: string,
+): ApiError {
+  const { status } = response;
+  if (status < 400 || status >= 500) {
+    return apiErrorOf(new UpstreamFailure('unreadable', `status ${status} without the envelope`));
   }
   const retryAfter = response.headers['retry-after'];
-  throw new ApiError(
+  return new ApiError(
     status,
-    (parsed.ok ? messageOf(redactor.json(parsed.value).value) : undefined) ??
+    messageOf(redactor.json(value).value) ??
+      refusal ??
       UPSTREAM_STATUS_TEXT[status] ??
       `The identity service refused the request (status ${status}).`,
     [],

@@ -21,7 +21,7 @@ import { createRedactor } from './redaction.ts';
 import { auditOf } from '../decisions/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
-import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, relay } from './relay.ts';
+import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
 import { ValidTokenCache } from './token-cache.ts';
 import {
   createUpstreamClient,
@@ -204,20 +204,16 @@ function registerGatewayRoutes(
         detail: signedIn ? {} : { status: answer.status },
       });
       reply.header('Cache-Control', 'no-store');
-      const retryAfter = response.headers['retry-after'];
-      const retryHeader: Record<string, string> =
-        typeof retryAfter === 'string' ? { 'Retry-After': retryAfter } : {};
       if (signedIn || errorEnvelopeSchema.safeParse(answer.value).success) {
-        return reply.code(answer.status).headers(retryHeader).send(answer.value);
+        const retryAfter = response.headers['retry-after'];
+        if (typeof retryAfter === 'string') reply.header('Retry-After', redactor.text(retryAfter));
+        return reply.code(answer.status).send(answer.value);
       }
-      if (answer.status >= 500 || answer.status < 400) {
-        throw apiErrorOf(new UpstreamFailure('unreadable', `sign-in answered ${answer.status}`));
-      }
-      throw new ApiError(
-        answer.status,
-        answer.message ?? 'The identity service refused the sign-in.',
-        [],
-        retryHeader,
+      throw refusalOf(
+        response,
+        answer.value,
+        redactor,
+        'The identity service refused the sign-in.',
       );
     });
 

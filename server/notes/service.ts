@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Note, NoteListQuery } from '../../src/contract/notes.ts';
 import type { Db } from '../db/database.ts';
-import { ApiError } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { notesRepository, type NoteKey, type NoteRow, type NotesTable } from './repository.ts';
 
 const noteOf = (row: NoteRow): Note => ({
@@ -11,28 +11,15 @@ const noteOf = (row: NoteRow): Note => ({
   text: row.text,
 });
 
-/** The cursor is the last note of a page, opaque to clients. */
-export function cursorOf(row: Pick<NoteRow, 'at' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.at, row.id])).toString('base64url');
+/** The cursor is the last note of a page. */
+function cursorOf(row: Pick<NoteRow, 'at' | 'id'>): string {
+  return encodeCursor([row.at, row.id]);
 }
 
 function keyOfCursor(cursor: string): NoteKey {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      typeof value[1] === 'string'
-    ) {
-      return { at: value[0], id: value[1] };
-    }
-  } catch {
-    // Not one of ours: refused below.
-  }
-  throw new ApiError(400, 'Invalid parameter cursor: use the nextCursor of the previous page.', [
-    { field: 'cursor', message: 'Use the nextCursor of the previous page.' },
-  ]);
+  return decodeCursor(cursor, ([at, id, ...rest]) =>
+    typeof at === 'string' && typeof id === 'string' && rest.length === 0 ? { at, id } : undefined,
+  );
 }
 
 /** One page of an entity's notes, newest first, and the cursor of the next (older) page. */

@@ -7,7 +7,7 @@ import {
 } from '../../src/contract/reviews.ts';
 import { isoDateSchema } from '../../src/contract/common.ts';
 import type { Db } from '../db/database.ts';
-import { ApiError } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
   type ReviewDateRange,
   type ReviewKey,
@@ -40,33 +40,22 @@ export function rangeOf(window: ReviewWindow, today: string): ReviewDateRange {
   }
 }
 
-/** Opaque to callers: base64url of the last item's date and id. */
-export function encodeCursor(key: ReviewKey): string {
-  return Buffer.from(JSON.stringify([key.date, key.id])).toString('base64url');
+/** The cursor of an item: its date and id. */
+function cursorOf(key: ReviewKey): string {
+  return encodeCursor([key.date, key.id]);
 }
 
-function decodeCursor(cursor: string): ReviewKey {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      isoDateSchema.safeParse(value[0]).success &&
-      typeof value[1] === 'string' &&
-      value[1].length > 0 &&
-      value[1].length <= 100 &&
-      !/\p{Cc}/u.test(value[1])
-    ) {
-      return { date: value[0], id: value[1] };
-    }
-  } catch {
-    // Not base64url JSON: refused below like any other foreign cursor.
-  }
-  throw new ApiError(
-    400,
-    'Invalid parameter cursor: use the nextCursor of an earlier page, unchanged.',
-    [{ field: 'cursor', message: 'Use the nextCursor of an earlier page, unchanged.' }],
+function keyOfCursor(cursor: string): ReviewKey {
+  return decodeCursor(cursor, ([date, id, ...rest]) =>
+    typeof date === 'string' &&
+    isoDateSchema.safeParse(date).success &&
+    typeof id === 'string' &&
+    id.length > 0 &&
+    id.length <= 100 &&
+    !/\p{Cc}/u.test(id) &&
+    rest.length === 0
+      ? { date, id }
+      : undefined,
   );
 }
 
@@ -92,7 +81,7 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
     kycStatus: row.kyc_status,
     riskLevel: row.risk_level,
     nextReviewDate: row.next_kyc_review,
-    cursor: encodeCursor({ date: row.next_kyc_review, id: row.id }),
+    cursor: cursorOf({ date: row.next_kyc_review, id: row.id }),
   };
 }
 
@@ -104,7 +93,7 @@ export async function reviewQueuePage(
 ): Promise<ReviewQueuePage> {
   const today = utcDateOf(now);
   const filter = filterOf(query);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
   const reviews = reviewsRepository(db);
   // One row more than asked tells whether a next page exists.
   const rows = await reviews.page(rangeOf(query.due, today), filter, after, query.limit + 1);
