@@ -365,7 +365,8 @@ export function naturalPersonSearchQuery(
 
 /**
  * The keys of one list page, in order: the offset is skipped inside the covering (kind,
- * created_at, id) or (created_at, id) index, counting from `from` (itself included) when given.
+ * created_at, id) or (created_at, id) index, counting from `from` (itself included) when given,
+ * so a known position nearby replaces skipping every earlier entry.
  */
 function listPageKeys(db: Db, page: ListPageQuery) {
   const direction = page.descending ? 'desc' : 'asc';
@@ -384,6 +385,21 @@ function listPageKeys(db: Db, page: ListPageQuery) {
     .offset(page.offset);
 }
 
+/**
+ * A list page's keys with their stored records (nulls where missing), joined by the order index:
+ * a page's records are neighbours there (and in the table, when written in list order) where the
+ * entity_id index would look up 100 scattered ones.
+ */
+function listPageWithRecords(db: Db, page: ListPageQuery) {
+  return db
+    .selectFrom(listPageKeys(db, page).as('page_keys'))
+    .leftJoin('entity_list_records', (join) =>
+      join
+        .onRef('entity_list_records.created_at', '=', 'page_keys.created_at')
+        .onRef('entity_list_records.entity_id', '=', 'page_keys.id'),
+    );
+}
+
 /** The only place with SQL for entities, their links, verifications and idempotency keys. */
 export function entitiesRepository(db: Db) {
   return {
@@ -393,36 +409,23 @@ export function entitiesRepository(db: Db) {
     },
 
     /**
-     * Keys and stored list records of one page ordered by (created_at, id). The offset is skipped
-     * inside the covering (kind, created_at, id) or (created_at, id) index; with `from`, it counts
-     * from that key (itself included), so a known position nearby replaces skipping every earlier
-     * entry. Record columns are null where the record is missing (dropped by a change, migration
-     * 0013).
+     * Keys and stored list records of one page, in order; record columns are null where the record
+     * is missing (dropped by a change, migration 0013).
      */
     listPageRecords(page: ListPageQuery): Promise<ListPageRow[]> {
       const direction = page.descending ? 'desc' : 'asc';
-      return (
-        db
-          .selectFrom(listPageKeys(db, page).as('page_keys'))
-          // By the order index: a page's records are neighbours there (and in the table, when
-          // written in list order) where the entity_id index would look up 100 scattered ones.
-          .leftJoin('entity_list_records', (join) =>
-            join
-              .onRef('entity_list_records.created_at', '=', 'page_keys.created_at')
-              .onRef('entity_list_records.entity_id', '=', 'page_keys.id'),
-          )
-          .select([
-            'page_keys.created_at',
-            'page_keys.id',
-            'entity_list_records.head',
-            'entity_list_records.verifications',
-            'entity_list_records.documents',
-            'entity_list_records.tail',
-          ])
-          .orderBy('page_keys.created_at', direction)
-          .orderBy('page_keys.id', direction)
-          .execute()
-      );
+      return listPageWithRecords(db, page)
+        .select([
+          'page_keys.created_at',
+          'page_keys.id',
+          'entity_list_records.head',
+          'entity_list_records.verifications',
+          'entity_list_records.documents',
+          'entity_list_records.tail',
+        ])
+        .orderBy('page_keys.created_at', direction)
+        .orderBy('page_keys.id', direction)
+        .execute();
     },
 
     /** The keys of one list page, in order. */
@@ -447,13 +450,7 @@ export function entitiesRepository(db: Db) {
         engineOf(db) === 'postgres'
           ? sql<Buffer | null>`convert_to(string_agg(${entry}, ',' ${order}), 'UTF8')`
           : sql<Buffer | null>`cast(group_concat(${entry}, ',' ${order}) as blob)`;
-      const row = await db
-        .selectFrom(listPageKeys(db, page).as('page_keys'))
-        .leftJoin('entity_list_records', (join) =>
-          join
-            .onRef('entity_list_records.created_at', '=', 'page_keys.created_at')
-            .onRef('entity_list_records.entity_id', '=', 'page_keys.id'),
-        )
+      const row = await listPageWithRecords(db, page)
         .select((eb) => [
           joined.as('json'),
           eb.fn.countAll<number | string>().as('entries'),
