@@ -180,6 +180,14 @@ describe('npm run admin -- keys:rotate', () => {
       for (const id of ids.slice(-20)) {
         expect(await digestOfDownload(after, id)).toBe(digests.get(id));
       }
+      // Re-wrapping changed every document, which dropped the entities' list records: stored again.
+      const withoutRecord = await db
+        .selectFrom('entities')
+        .leftJoin('entity_list_records', 'entity_list_records.entity_id', 'entities.id')
+        .select('entities.id')
+        .where('entity_list_records.entity_id', 'is', null)
+        .execute();
+      expect(withoutRecord).toEqual([]);
     } finally {
       await after.close();
     }

@@ -112,6 +112,13 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
     expect(entity.kycMetaData?.lastUpdate).toBe(now().toISOString());
     const ids = entity.corporateVerifications?.map((verification) => verification.id);
     expect(ids).toContain(recorded.state === 'applied' ? recorded.verification.id : '');
+    // The entity's list record is stored again in the same transaction, not left to be rebuilt on every read.
+    const record = await server.app.services.db
+      .selectFrom('entity_list_records')
+      .select('tail')
+      .where('entity_id', '=', id)
+      .executeTakeFirst();
+    expect(record?.tail).toContain('"kycStatus":"Accepted"');
   });
 
   test('refuses a bad outcome with field errors, an unknown or natural-person id with 404, a form with 415', async () => {
@@ -341,6 +348,12 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
     expect(
       (await legalEntityOf(server, entity.id)).supportingDocuments?.[0]?.documentApproved,
     ).toBe(true);
+    const record = await server.app.services.db
+      .selectFrom('entity_list_records')
+      .select('documents')
+      .where('entity_id', '=', entity.id)
+      .executeTakeFirst();
+    expect(record?.documents).toContain('"documentApproved":true');
 
     expect(
       (

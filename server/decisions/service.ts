@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../db/engine.ts';
 import type { VerificationRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
+import { refreshListRecords } from '../entities/list-records.ts';
 import { verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
 import { decisionsRepository, type PendingVerificationRow } from './repository.ts';
@@ -90,6 +91,7 @@ async function applyOutcome(
     nextKycReview: outcome.nextReviewDate,
     at,
   });
+  await refreshListRecords(transaction, [entityId]);
   return {
     state: 'applied',
     verification: verificationOf(row),
@@ -273,6 +275,7 @@ export async function decideDocument(
       at,
       reason: decision.reason ?? null,
     });
+    await refreshListRecords(transaction, [document.entity_id]);
     await context.audit(transaction, {
       entityId: document.entity_id,
       documentId,

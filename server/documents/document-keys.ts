@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import { ensurePrivateDirectory, restrictFile } from '../db/data-dir.ts';
+import { rebuildListRecords } from '../entities/list-records.ts';
 import type { Config } from '../env.ts';
 import {
   describeKeys,
@@ -107,6 +108,14 @@ export async function prepareDocumentKeys(db: Db, keys: DocumentKeys, log: KeyLo
   await sealDocumentsInTheClear(db, keys, log);
 }
 
+/**
+ * A changed document drops its entity's list record (migration 0013's triggers), and every entity's
+ * list entry is then built on each read: after changing `changed` documents, store them again.
+ */
+async function restoreListRecords(db: Db, changed: number): Promise<void> {
+  if (changed > 0) await rebuildListRecords(db);
+}
+
 /** Encrypts every document stored in the clear; returns how many this process sealed. */
 export async function sealDocumentsInTheClear(
   db: Db,
@@ -135,6 +144,7 @@ export async function sealDocumentsInTheClear(
       'Could not empty the write-ahead log: the bytes replaced may stay in kyc-desk.sqlite-wal until its next checkpoint.',
     );
   }
+  await restoreListRecords(db, sealed);
   return sealed;
 }
 
@@ -193,6 +203,7 @@ export async function rotateDocumentKeys(
       'Could not empty the write-ahead log: old wrapped keys may stay in kyc-desk.sqlite-wal until its next checkpoint.',
     );
   }
+  await restoreListRecords(db, rewrapped);
   return {
     keyId: keys.current.id,
     rewrapped,
