@@ -137,6 +137,7 @@ interface Recorded {
         fcpMs: number;
         lcpMs: number;
         tbtMs: number;
+        observedBlockingMs: { wall: number; cpu: number };
         cls: number;
         failedAccessibilityAudits: string[];
         benchmarkIndex: number;
@@ -153,11 +154,11 @@ function lighthouseTable(lighthouse: NonNullable<NonNullable<Recorded['console']
   return [
     `### Lighthouse ${lighthouse.lighthouse}, desktop preset (${String(lighthouse.seconds)} s)`,
     '',
-    '| page | performance | accessibility | FCP ms | LCP ms | TBT ms | CLS | failed accessibility audits | benchmark index | load (1/5/15 min) |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| page | performance | accessibility | FCP ms | LCP ms | TBT ms | blocking in the trace, wall / CPU ms | CLS | failed accessibility audits | benchmark index | load (1/5/15 min) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...pages.map(
       (page) =>
-        `| ${page.page}${page.retriedAfter ? ` (retried after ${page.retriedAfter})` : ''} | ${String(page.performance)} | ${String(page.accessibility)} | ${String(page.fcpMs)} | ${String(page.lcpMs)} | ${String(page.tbtMs)} | ${String(page.cls)} | ${page.failedAccessibilityAudits.join(', ') || 'none'} | ${String(page.benchmarkIndex)} | ${page.loadAverage.join(' ')} |`,
+        `| ${page.page}${page.retriedAfter ? ` (retried after ${page.retriedAfter})` : ''} | ${String(page.performance)} | ${String(page.accessibility)} | ${String(page.fcpMs)} | ${String(page.lcpMs)} | ${String(page.tbtMs)} | ${String(page.observedBlockingMs.wall)} / ${String(page.observedBlockingMs.cpu)} | ${String(page.cls)} | ${page.failedAccessibilityAudits.join(', ') || 'none'} | ${String(page.benchmarkIndex)} | ${page.loadAverage.join(' ')} |`,
     ),
     '',
     `Targets (performance ≥ 95, accessibility 100): met on ${String(met.length)} of ${String(pages.length)} pages${
