@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { insertLargeDocument, paddedPdf } from './large-pdf.ts';
+import { runLighthouseBench } from './lighthouse-bench.ts';
 import { startKycServer } from './processes.ts';
 import type { BenchFixture } from './server-bench.ts';
 
@@ -239,8 +240,12 @@ export async function runConsoleBench(fixture: BenchFixture, quick: boolean) {
     };
     process.stdout.write(`  viewer: ${JSON.stringify(viewer)}\n`);
     await context.close();
+    const chromiumVersion = browser.version();
+    // Lighthouse launches its own Chromium; this one would only compete for the 2 cores.
+    await browser.close();
+    const lighthouse = await runLighthouseBench(server.baseUrl, fixture);
     return {
-      chromium: browser.version(),
+      chromium: chromiumVersion,
       javaScript,
       listToHundredRowsMs: {
         runs: listRuns,
@@ -248,6 +253,7 @@ export async function runConsoleBench(fixture: BenchFixture, quick: boolean) {
         loadAverage: listLoadAverage,
       },
       viewer,
+      lighthouse,
     };
   } finally {
     await browser.close();

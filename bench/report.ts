@@ -127,7 +127,50 @@ interface Recorded {
       heapMb: { afterFirstOpen: number; afterTwentyMore: number };
       liveObjectUrls: { before: number; after: number };
     };
+    lighthouse?: {
+      lighthouse: string;
+      seconds: number;
+      pages: {
+        page: string;
+        performance: number;
+        accessibility: number;
+        fcpMs: number;
+        lcpMs: number;
+        tbtMs: number;
+        observedBlockingMs: { wall: number; cpu: number };
+        cls: number;
+        failedAccessibilityAudits: string[];
+        benchmarkIndex: number;
+        loadAverage: number[];
+        retriedAfter?: string;
+      }[];
+    };
   };
+}
+
+function lighthouseTable(lighthouse: NonNullable<NonNullable<Recorded['console']>['lighthouse']>) {
+  const { pages } = lighthouse;
+  const met = pages.filter((page) => page.performance >= 95 && page.accessibility === 100);
+  return [
+    `### Lighthouse ${lighthouse.lighthouse}, desktop preset (${String(lighthouse.seconds)} s)`,
+    '',
+    '| page | performance | accessibility | FCP ms | LCP ms | TBT ms | blocking in the trace, wall / CPU ms | CLS | failed accessibility audits | benchmark index | load (1/5/15 min) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...pages.map(
+      (page) =>
+        `| ${page.page}${page.retriedAfter ? ` (retried after ${page.retriedAfter})` : ''} | ${String(page.performance)} | ${String(page.accessibility)} | ${String(page.fcpMs)} | ${String(page.lcpMs)} | ${String(page.tbtMs)} | ${String(page.observedBlockingMs.wall)} / ${String(page.observedBlockingMs.cpu)} | ${String(page.cls)} | ${page.failedAccessibilityAudits.join(', ') || 'none'} | ${String(page.benchmarkIndex)} | ${page.loadAverage.join(' ')} |`,
+    ),
+    '',
+    `Targets (performance ≥ 95, accessibility 100): met on ${String(met.length)} of ${String(pages.length)} pages${
+      met.length < pages.length
+        ? ` (not on ${pages
+            .filter((page) => !met.includes(page))
+            .map((page) => page.page)
+            .join(', ')})`
+        : ''
+    }`,
+    '',
+  ];
 }
 
 /** The results as markdown tables, for the terminal and bench/results/<date>.md. */
@@ -193,6 +236,7 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
       `| live object URLs (main thread) | ${String(viewer.liveObjectUrls.before)} → ${String(viewer.liveObjectUrls.after)} |`,
       '',
     );
+    if (recorded.console.lighthouse) lines.push(...lighthouseTable(recorded.console.lighthouse));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -17,7 +17,8 @@ const USAGE = `Usage: npm run bench -- [server] [console] [--quick] [--keep] [--
 Measures the server (autocannon against the built server on a 100,000-entity database, with the
 in-memory limit and json-server 0.17 as references) on SQLite and then on PostgreSQL (a throwaway
 server from Debian's binaries, one instance and then two on the cache-missing scenarios), and the
-console (Playwright in Chromium against the built console). Without a part name both run.
+console (Playwright in Chromium against the built console, then Lighthouse's desktop preset on
+the sign-in page, the entity list and a legal entity). Without a part name both run.
 Results: bench/results/<date>.json/.md. Timings are recorded, never judged: the command fails
 only when a benchmark cannot run.
 

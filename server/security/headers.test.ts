@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { entityListResponseSchema } from '../../src/contract/entities.ts';
 import { createApp, type App } from '../app.ts';
@@ -171,6 +172,8 @@ describe('CORS with CORS_ORIGINS', () => {
   });
 });
 
+const APP_JS = 'export {};';
+
 describe('security headers on the console files', () => {
   let app: App;
   let baseUrl: string;
@@ -183,7 +186,13 @@ describe('security headers on the console files', () => {
       path.join(staticDir, 'index.html'),
       '<!doctype html><title>KYC Desk</title>',
     );
-    await fs.writeFile(path.join(staticDir, 'assets', 'app.js'), 'export {};');
+    await fs.writeFile(path.join(staticDir, 'assets', 'app.js'), APP_JS);
+    // As the build's precompress step leaves them: the same script, compressed.
+    await fs.writeFile(
+      path.join(staticDir, 'assets', 'app.js.br'),
+      zlib.brotliCompressSync(APP_JS),
+    );
+    await fs.writeFile(path.join(staticDir, 'assets', 'app.js.gz'), zlib.gzipSync(APP_JS));
     const config = {
       ...loadConfig({ DATA_DIR: path.join(root, 'data'), LOG_LEVEL: 'silent' }),
       staticDir,
@@ -209,5 +218,27 @@ describe('security headers on the console files', () => {
       expectSecurityHeaders(response.headers);
       await response.arrayBuffer();
     }
+  });
+
+  test('a hashed asset goes compressed as the client accepts and is cached for good; index.html is not', async () => {
+    for (const [accept, encoding] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
+      const response = await fetch(`${baseUrl}/assets/app.js`, {
+        headers: { 'Accept-Encoding': accept },
+      });
+      expect(response.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(response.headers.get('content-type'), accept).toMatch(/javascript/);
+      expect(response.headers.get('vary'), accept).toMatch(/accept-encoding/i);
+      expect(response.headers.get('cache-control'), accept).toBe(
+        'public, max-age=31536000, immutable',
+      );
+      expect(await response.text(), accept).toBe(APP_JS);
+    }
+    const page = await fetch(`${baseUrl}/entities`);
+    expect(page.headers.get('cache-control')).toBe('public, max-age=0');
+    await page.arrayBuffer();
   });
 });

@@ -5,7 +5,7 @@ import {
   buildNaturalPerson,
   buildVerification,
 } from '../../testing/factories.ts';
-import { apiError, apiHandler, envelope } from '../../testing/handlers.ts';
+import { apiError, apiHandler, capabilities, envelope } from '../../testing/handlers.ts';
 import { server } from '../../testing/msw-server.ts';
 import { renderRoute } from '../../testing/render.tsx';
 import type { LegalEntity, NaturalPerson } from '../../contract/entities.ts';
@@ -256,4 +256,45 @@ test('a failure reading the natural person after a 404 shows its message with Re
   renderEntity(contact.id);
   expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong on our side.');
   expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+});
+
+test('the details wait for the capabilities, so the review panel never pushes them down', async () => {
+  serveEverything();
+  let entityServed = false;
+  let answerCapabilities: () => void = () => undefined;
+  const capabilitiesAnswered = new Promise<void>((resolve) => {
+    answerCapabilities = resolve;
+  });
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id', () => {
+      entityServed = true;
+      return envelope(company);
+    }),
+    apiHandler('GET /api/capabilities', async () => {
+      await capabilitiesAnswered;
+      return envelope(capabilities());
+    }),
+  );
+  renderEntity(company.id);
+  await waitFor(() => expect(entityServed).toBe(true));
+  expect(screen.getByRole('status', { name: 'Loading entity' })).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+
+  answerCapabilities();
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'Northwind Trading Ltd' }),
+  ).toBeInTheDocument();
+  expect(screen.getByRole('heading', { name: 'Review decision' })).toBeInTheDocument();
+});
+
+test('capabilities that fail to load do not hold the page: it shows without the review panel', async () => {
+  serveEverything();
+  server.use(
+    apiHandler('GET /api/capabilities', () => apiError(500, 'Something went wrong on our side.')),
+  );
+  renderEntity(company.id);
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'Northwind Trading Ltd' }),
+  ).toBeInTheDocument();
+  expect(screen.queryByRole('heading', { name: 'Review decision' })).not.toBeInTheDocument();
 });

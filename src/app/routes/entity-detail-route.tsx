@@ -1,7 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
-import { useCapabilities } from '../../features/capabilities/api/capabilities-queries.ts';
+import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
 import { ReviewDecisionPanel } from '../../features/decisions/components/review-decision-panel.tsx';
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
@@ -21,7 +21,8 @@ import { QueueNavigation } from '../../features/reviews/components/queue-navigat
 export function EntityDetailRoute() {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
-  const capabilities = useCapabilities();
+  const capabilitiesQuery = useQuery(capabilityQueries.current());
+  const capabilities = capabilitiesQuery.data;
   const features = capabilities?.features;
   // A decision changes the entity and where it stands in the review queue.
   const refreshEntity = () =>
@@ -34,6 +35,8 @@ export function EntityDetailRoute() {
     <EntityDetailPage
       key={id}
       id={id}
+      // The review panel sits above the details: wait for it rather than push them down later.
+      sectionsPending={capabilitiesQuery.isPending && capabilitiesQuery.failureCount === 0}
       renderDocuments={(entityId) => (
         <DocumentsSection
           listQuery={entityQueries.documents(entityId)}

@@ -32,7 +32,8 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
 
   let body;
   if (pending.isPending) {
-    body = <Skeleton h={60} role="status" aria-label="Loading decisions" />;
+    // As tall as the row that usually replaces it (a button's height), so nothing below moves.
+    body = <Skeleton h={36} role="status" aria-label="Loading decisions" />;
   } else if (pending.isError) {
     body = (
       <ErrorState

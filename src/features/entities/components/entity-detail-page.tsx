@@ -30,6 +30,8 @@ export interface EntityDetailPageProps {
   renderReview?: (entity: LegalEntity) => ReactNode;
   /** The notes thread, where the server offers notes. */
   renderNotes?: (entityId: string) => ReactNode;
+  /** What decides the slots is still loading: keep the skeleton so no section jumps in later. */
+  sectionsPending?: boolean;
 }
 
 export function EntityDetailPage({
@@ -38,9 +40,11 @@ export function EntityDetailPage({
   renderClientUpdates,
   renderReview,
   renderNotes,
+  sectionsPending = false,
 }: EntityDetailPageProps) {
   const { legalEntity, naturalPerson, tryPerson } = useEntityLookup(id);
 
+  if (sectionsPending) return <EntityDetailSkeleton />;
   if (legalEntity.isSuccess) {
     return (
       <LegalEntityDetail

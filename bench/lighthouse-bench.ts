@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import lighthouse, { type Flags, type Result } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { chromiumLaunchOptions } from '../e2e/chromium.ts';
+import type { BenchFixture } from './server-bench.ts';
+
+/** Full reports of the last run, for reading an audit's details (git-ignored). */
+const LIGHTHOUSE_REPORT_DIR = path.join('bench', 'results', 'tmp', 'lighthouse');
+
+const FLAGS: Flags = {
+  onlyCategories: ['performance', 'accessibility'],
+  // The JWT lives in this tab's sessionStorage; the bench clears the HTTP cache itself instead.
+  disableStorageReset: true,
+  output: 'html',
+  logLevel: 'error',
+};
+
+export interface LighthousePageResult {
+  page: string;
+  path: string;
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  /** Main-thread blocking in the recorded trace from navigation start, by wall and by CPU time. */
+  observedBlockingMs: { wall: number; cpu: number };
+  cls: number;
+  failedAccessibilityAudits: string[];
+  /** Lighthouse's own measure of this machine's CPU speed at the time (higher is faster). */
+  benchmarkIndex: number;
+  loadAverage: number[];
+  retriedAfter?: string;
+  seconds: number;
+}
+
+const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+
+function score(lhr: Result, category: string): number {
+  const value = lhr.categories[category]?.score;
+  if (value === null || value === undefined) {
+    throw new Error(`Lighthouse gave no ${category} score for ${lhr.finalDisplayedUrl}.`);
+  }
+  return Math.round(value * 100);
+}
+
+function metric(lhr: Result, audit: string): number {
+  const value = lhr.audits[audit]?.numericValue;
+  if (value === undefined)
+    throw new Error(`Lighthouse gave no ${audit} for ${lhr.finalDisplayedUrl}.`);
+  return value;
+}
+
+/** Ids of the accessibility category's audits that scored under 1 (not-applicable ones score null). */
+function failedAccessibilityAudits(lhr: Result): string[] {
+  const refs = lhr.categories.accessibility?.auditRefs ?? [];
+  return refs
+    .filter((ref) => {
+      const audited = lhr.audits[ref.id];
+      return audited?.score !== null && audited?.score !== undefined && audited.score < 1;
+    })
+    .map((ref) => ref.id);
+}
+
+interface TaskEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { data?: { documentLoaderURL?: string } };
+}
+
+/**
+ * Blocking time (each main-thread task's time past 50 ms) in the trace Lighthouse recorded, from
+ * the start of the navigation to `url`, by wall time and by CPU time. Lighthouse simulates its TBT
+ * from these tasks' wall times, which on a shared machine include waiting for a core.
+ */
+function observedBlockingMs(events: readonly TaskEvent[], url: string) {
+  const start = events.find(
+    (event) => event.name === 'navigationStart' && event.args?.data?.documentLoaderURL === url,
+  );
+  if (!start) throw new Error(`The Lighthouse trace has no navigation to ${url}.`);
+  const tasks = events.filter(
+    (event) =>
+      event.ph === 'X' &&
+      event.name === 'RunTask' &&
+      event.pid === start.pid &&
+      event.tid === start.tid &&
+      event.ts >= start.ts,
+  );
+  const blocking = (microseconds: number | undefined) =>
+    Math.max(0, (microseconds ?? 0) / 1000 - 50);
+  const sum = (values: number[]) => round(values.reduce((total, value) => total + value, 0));
+  return {
+    wall: sum(tasks.map((task) => blocking(task.dur))),
+    cpu: sum(tasks.map((task) => blocking(task.tdur))),
+  };
+}
+
+/** Empties the disk and memory caches, as Lighthouse's own storage reset would, but keeps sessionStorage. */
+async function clearHttpCache(page: Page) {
+  const session = await page.createCDPSession();
+  await session.send('Network.clearBrowserCache');
+  await session.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await session.send('Network.setCacheDisabled', { cacheDisabled: false });
+  await session.detach();
+}
+
+/** What the audited page must show once loaded: an element, and optionally text inside it. */
+interface Ready {
+  selector: string;
+  text?: string;
+}
+
+/** One Lighthouse navigation of `pathname` in this tab, from an empty HTTP cache. */
+async function navigate(page: Page, url: string) {
+  await clearHttpCache(page);
+  const result = await lighthouse(url, FLAGS, desktopConfig, page);
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
+  return result;
+}
+
+async function audit(
+  page: Page,
+  name: string,
+  baseUrl: string,
+  pathname: string,
+  ready: Ready,
+): Promise<LighthousePageResult> {
+  const started = performance.now();
+  const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const url = `${baseUrl}${pathname}`;
+  let result = await navigate(page, url);
+  // Chromium's trace now and then lacks the navigation's start (NO_NAVSTART): one more try.
+  const retriedAfter = result.lhr.runtimeError?.code;
+  if (retriedAfter) result = await navigate(page, url);
+  const { lhr } = result;
+  if (lhr.runtimeError) {
+    throw new Error(
+      `Lighthouse failed twice on ${pathname}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`,
+    );
+  }
+  // A page that lost the session redirects to sign-in; measuring that would be a false result.
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  const shown = await page.evaluate(
+    ({ selector, text }) => ({
+      path: location.pathname,
+      ready: [...document.querySelectorAll(selector)].some((element) =>
+        element.textContent.includes(text ?? ''),
+      ),
+      signInForm: document.querySelector('input[type="password"]') !== null,
+    }),
+    ready,
+  );
+  if (finalPath !== pathname || shown.path !== pathname || !shown.ready) {
+    throw new Error(
+      `Lighthouse measured ${lhr.finalDisplayedUrl} for ${pathname} (the page shows ${shown.path}, ${ready.selector} ${shown.ready ? 'present' : 'missing'}).`,
+    );
+  }
+  if (pathname !== '/login' && shown.signInForm) {
+    throw new Error(`Lighthouse on ${pathname} ended on a sign-in form.`);
+  }
+  fs.mkdirSync(LIGHTHOUSE_REPORT_DIR, { recursive: true });
+  const report = Array.isArray(result.report) ? result.report.join('\n') : result.report;
+  fs.writeFileSync(path.join(LIGHTHOUSE_REPORT_DIR, `${name.replace(/ /g, '-')}.html`), report);
+  const measured: LighthousePageResult = {
+    page: name,
+    path: pathname,
+    performance: score(lhr, 'performance'),
+    accessibility: score(lhr, 'accessibility'),
+    fcpMs: round(metric(lhr, 'first-contentful-paint')),
+    lcpMs: round(metric(lhr, 'largest-contentful-paint')),
+    tbtMs: round(metric(lhr, 'total-blocking-time')),
+    observedBlockingMs: observedBlockingMs(result.artifacts.Trace.traceEvents, url),
+    cls: round(metric(lhr, 'cumulative-layout-shift'), 3),
+    failedAccessibilityAudits: failedAccessibilityAudits(lhr),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
+    loadAverage,
+    ...(retriedAfter ? { retriedAfter } : {}),
+    seconds: round((performance.now() - started) / 1000, 1),
+  };
+  process.stdout.write(`  lighthouse ${name}: ${JSON.stringify(measured)}\n`);
+  return measured;
+}
+
+/** Signs in through the console's own form in this tab, so its sessionStorage holds the session. */
+async function signIn(page: Page, baseUrl: string, fixture: BenchFixture) {
+  await page.goto(`${baseUrl}/login?next=%2Fentities`);
+  await page.locator('::-p-aria(Username)').fill(fixture.username);
+  await page.locator('input[type="password"]').fill(fixture.password);
+  await Promise.all([
+    page.waitForFunction(() => location.pathname === '/entities'),
+    page.locator('::-p-aria(Sign in[role="button"])').click(),
+  ]);
+}
+
+/** A legal entity from the middle of the list, as the server bench picks its target. */
+async function middleLegalEntity(baseUrl: string, fixture: BenchFixture) {
+  const url = `${baseUrl}/api/v2/entities?type=legal-entities&limit=1&start=${String(fixture.entities / 2)}`;
+  const response = await fetch(url, { headers: { 'X-API-Key': fixture.apiKey } });
+  if (!response.ok) throw new Error(`${url}: ${String(response.status)}`);
+  const [entity] = (
+    (await response.json()) as {
+      data: { id: string; corporateInformation?: { companyName: string } }[];
+    }
+  ).data;
+  if (!entity?.corporateInformation) throw new Error('No legal entity in the middle of the list.');
+  return { id: entity.id, companyName: entity.corporateInformation.companyName };
+}
+
+/**
+ * Lighthouse (desktop preset, performance and accessibility) on the sign-in page, the entity list
+ * and one legal entity's page, in Debian's Chromium signed in through the console's form.
+ */
+export async function runLighthouseBench(baseUrl: string, fixture: BenchFixture) {
+  const legalEntity = await middleLegalEntity(baseUrl, fixture);
+  const { executablePath, args = [] } = chromiumLaunchOptions();
+  if (!executablePath)
+    throw new Error("Lighthouse runs in Debian's Chromium: /usr/bin/chromium is missing.");
+  const started = performance.now();
+  const browser = await puppeteer.launch({ executablePath, headless: true, args });
+  try {
+    // Lighthouse is given this tab, not the port: a tab it opened itself would have no session.
+    const page = await browser.newPage();
+    const pages = [
+      await audit(page, 'sign-in', baseUrl, '/login', { selector: 'input[type="password"]' }),
+    ];
+    await signIn(page, baseUrl, fixture);
+    pages.push(await audit(page, 'entity list', baseUrl, '/entities', { selector: 'tbody tr' }));
+    pages.push(
+      await audit(page, 'legal entity', baseUrl, `/entities/${legalEntity.id}`, {
+        selector: 'h1',
+        text: legalEntity.companyName,
+      }),
+    );
+    process.stdout.write(`  lighthouse reports: ${LIGHTHOUSE_REPORT_DIR}/\n`);
+    return {
+      lighthouse: (createRequire(import.meta.url)('lighthouse/package.json') as { version: string })
+        .version,
+      chromium: await browser.version(),
+      preset: 'desktop',
+      pages,
+      seconds: round((performance.now() - started) / 1000, 1),
+    };
+  } finally {
+    await browser.close();
+  }
+}
