@@ -1,43 +1,25 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-
 /**
- * Writes `<file>.br` and `<file>.gz` beside each built script, style sheet and page over 1 KB, for
- * the server to send as they are (`preCompressed` in server/app.ts) instead of 3–4 times the bytes.
+ * `<file>.br` and `<file>.gz` beside each built script, style sheet and page over 1 KB, for the
+ * server to send as they are (`preCompressed` in server/app.ts) instead of 3–4 times the bytes.
  */
-function precompress(): Plugin {
-  return {
-    name: 'kyc-desk:precompress',
-    apply: 'build',
-    async writeBundle(options, bundle) {
-      const outDir = options.dir ?? 'dist';
-      const files = Object.keys(bundle).filter((name) => /\.(js|css|html|svg)$/.test(name));
-      await Promise.all(
-        files.map(async (name) => {
-          const file = path.join(outDir, name);
-          const bytes = await fs.readFile(file);
-          if (bytes.length < 1024) return;
-          const quality = { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 };
-          await fs.writeFile(`${file}.br`, await brotli(bytes, { params: quality }));
-          await fs.writeFile(`${file}.gz`, await gzip(bytes, { level: 9 }));
-        }),
-      );
-    },
-  };
-}
+const precompressed = compression({
+  include: /\.(js|css|html|svg)$/,
+  threshold: 1024,
+  algorithms: [
+    defineAlgorithm('brotliCompress', { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    defineAlgorithm('gzip', { level: 9 }),
+  ],
+});
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompressed],
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 700 },
   server: {
     port: 5173,
