@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { sql } from 'kysely';
+import { entityDataVersion } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
 
 export interface ResponseCacheLimits {
@@ -26,15 +26,6 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
   let cachedBytes = 0;
   let cachedVersion = '';
 
-  async function databaseVersion(): Promise<string> {
-    const { rows } = await sql<{
-      version: number;
-    }>`select version from change_counter where id = 1`.execute(db);
-    const row = rows[0];
-    if (!row) throw new Error('change_counter has no row.');
-    return String(row.version);
-  }
-
   function clear() {
     entries.clear();
     cachedBytes = 0;
@@ -58,7 +49,7 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
      * `build` gets the database version it answers for; data it returns as a Buffer is taken as JSON.
      */
     async envelopeJson(key: string, build: (version: string) => Promise<unknown>): Promise<Buffer> {
-      const version = await databaseVersion();
+      const version = await entityDataVersion(db);
       if (version !== cachedVersion) {
         clear();
         cachedVersion = version;
@@ -75,7 +66,7 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
         ? Buffer.concat([ENVELOPE_PREFIX, data, ENVELOPE_SUFFIX])
         : Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
       // A write between the reads above may have mixed two states: serve it once, keep none of it.
-      if ((await databaseVersion()) === version && cachedVersion === version) store(key, body);
+      if ((await entityDataVersion(db)) === version && cachedVersion === version) store(key, body);
       return body;
     },
 

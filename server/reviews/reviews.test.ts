@@ -203,6 +203,19 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     expect((await queue('')).counts).toEqual({ overdue: 2, due7: 1, due30: 2 });
   });
 
+  it('counts again after any write to the entities, whoever makes it, and on a new day', async () => {
+    const id = await legalEntityDue({ date: '2026-06-09' });
+    const dueToday = await legalEntityDue({ date: '2026-06-10' });
+    expect((await queue('')).counts).toMatchObject({ overdue: 1, due7: 1 });
+    expect((await queue('')).counts).toMatchObject({ overdue: 1, due7: 1 });
+    // Written past the API, as another instance or the admin CLI would.
+    await setReview(id, '2027-01-01');
+    expect((await queue('')).counts).toMatchObject({ overdue: 0, due7: 1 });
+    clock = new Date('2026-06-11T00:00:00.000Z');
+    expect((await queue('')).counts).toMatchObject({ overdue: 1, due7: 0 });
+    expect((await queue('')).data.map((item) => item.entityId)).toEqual([dueToday]);
+  });
+
   it('leaves out entities without a next review date', async () => {
     await legalEntityDue({ date: '2026-06-01' });
     const page = await queue('?due=all');

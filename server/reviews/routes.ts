@@ -7,10 +7,11 @@ import {
 } from '../../src/contract/reviews.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { reviewQueuePage } from './service.ts';
+import { createWindowCounts, reviewQueuePage } from './service.ts';
 
 /** The review queue (decisions.md, "Extensions"; docs/reviews.md); embedded mode only. */
 export function registerReviewRoutes(app: FastifyInstance, services: AppServices): void {
+  const windowCounts = createWindowCounts(services.db);
   defineRoute(
     app,
     {
@@ -29,6 +30,6 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
       errors: [400],
       bare: true,
     },
-    ({ query }) => reviewQueuePage(services.db, query, services.now()),
+    ({ query }) => reviewQueuePage(services.db, windowCounts, query, services.now()),
   );
 }
