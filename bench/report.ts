@@ -1,3 +1,5 @@
+import type { LighthousePageResult } from './lighthouse-bench.ts';
+
 interface Row {
   name: string;
   connections: number;
@@ -130,20 +132,7 @@ interface Recorded {
     lighthouse?: {
       lighthouse: string;
       seconds: number;
-      pages: {
-        page: string;
-        performance: number;
-        accessibility: number;
-        fcpMs: number;
-        lcpMs: number;
-        tbtMs: number;
-        observedBlockingMs: { wall: number; cpu: number };
-        cls: number;
-        failedAccessibilityAudits: string[];
-        benchmarkIndex: number;
-        loadAverage: number[];
-        retriedAfter?: string;
-      }[];
+      pages: LighthousePageResult[];
     };
   };
 }
