@@ -70,12 +70,17 @@ export function auditRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    /** The newest event older than `cutoff` (ISO instant), the last one retention may delete. */
+    /**
+     * The newest event older than `cutoff` (ISO instant), the last one retention may delete. Found
+     * in the (at, seq) index: ordered by seq, every older event was sorted first (0.2 s at 390,000,
+     * on every start).
+     */
     lastBefore(cutoff: string): Promise<{ seq: number; hash: string } | undefined> {
       return db
         .selectFrom('audit_events')
         .select(['seq', 'hash'])
         .where('at', '<', cutoff)
+        .orderBy('at', 'desc')
         .orderBy('seq', 'desc')
         .limit(1)
         .executeTakeFirst();
