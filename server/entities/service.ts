@@ -26,9 +26,10 @@ const EMPTY_ARRAY = Buffer.from('[]');
 const CLOSE_ARRAY = Buffer.from(']');
 
 /**
- * The JSON array of one list page, as bytes: its keys found from the nearest known position when
- * `positions` knows one, then its stored list records put together by the database. A page with
- * entities without a record (a change dropped it) is built here, those entities from the tables.
+ * The JSON array of one list page, as bytes: where it starts and ends found from the nearest known
+ * position when `positions` knows one, then its stored list records put together by the database.
+ * A page with entities without a record (a change dropped it) is built here, those entities from
+ * the tables.
  */
 export async function listEntitiesJson(
   db: Db,
@@ -36,29 +37,35 @@ export async function listEntitiesJson(
   positions?: ListPositionsAtVersion,
 ): Promise<Buffer> {
   const repository = entitiesRepository(db);
-  const nearest = positions?.nearest(query.start);
   const kind = KIND_OF_FILTER[query.type];
   const { descending, limit } = query;
-  // One key past the page: the next page's first, known for free.
-  const keys = await repository.listPageKeys({
-    kind,
-    descending,
-    limit: limit + 1,
-    offset: query.start - (nearest?.position ?? 0),
-    from: nearest?.key,
-  });
-  const first = keys[0];
+  const knownFirst = positions?.exactly(query.start);
+  const knownNext = positions?.exactly(query.start + limit);
+  // A page read since the last change knows both ends; otherwise they are found from nearby.
+  const nearest = positions?.nearest(query.start);
+  const { first, next } =
+    knownFirst && knownNext
+      ? { first: knownFirst, next: knownNext }
+      : await repository.listPageBounds({
+          kind,
+          descending,
+          limit,
+          offset: query.start - (nearest?.position ?? 0),
+          from: nearest?.key,
+        });
   if (!first) return EMPTY_ARRAY;
   positions?.remember(query.start, first);
-  const next = keys[limit];
   if (next) positions?.remember(query.start + limit, next);
 
-  const page = { kind, descending, limit, offset: 0, from: first };
-  const joined = await repository.listPageJson(page, relationKeysOf(query));
+  const joined = await repository.listPageJson(
+    { kind, descending, limit, from: first, next },
+    relationKeysOf(query),
+  );
   if (joined.json !== null && joined.stored === joined.entries) {
     return Buffer.concat([OPEN_ARRAY, joined.json, CLOSE_ARRAY]);
   }
 
+  const page = { kind, descending, limit, offset: 0, from: first };
   const rows = await repository.listPageRecords(page);
   const missing = rows.filter((row) => row.head === null || row.tail === null).map((row) => row.id);
   const built = new Map(
