@@ -353,6 +353,14 @@ describe('upstream errors', () => {
         response.end('{"code":200,"status":"succ');
       },
       (response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('["an array", "not the envelope"]');
+      },
+      (response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"code":200} and more');
+      },
+      (response) => {
         response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
         response.write('{"code":200,');
         setImmediate(() => response.socket?.destroy());

@@ -17,6 +17,7 @@ const JSON_MEDIA_TYPE = /^application\/([a-z0-9.-]+\+)?json$/;
 
 /** A streamed answer is relayed only when it starts like the envelope: an object. */
 const JSON_OBJECT_START = /^[\t\n\r ]*\{/;
+const JSON_OBJECT_END = /\}[\t\n\r ]*$/;
 
 const UPSTREAM_STATUS_TEXT: Record<number, string> = {
   400: 'The identity service refused the request as invalid.',
@@ -141,12 +142,12 @@ function messageOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The bytes to send: the upstream's own, or the value again with the API key redacted. */
-function redactedBytes(bytes: Buffer, value: unknown, redactor: Redactor): Buffer | string {
-  // Walking a 150 KB list page cost the gateway more than relaying it.
-  if (!redactor.mayBeIn(bytes)) return bytes;
-  const redacted = redactor.json(value);
-  return redacted.changed ? JSON.stringify(redacted.value) : bytes;
+/** Whether a whole answer is outlined like the envelope: an object from its first byte to its last. */
+function outlinedAsObject(bytes: Buffer): boolean {
+  return (
+    JSON_OBJECT_START.test(bytes.subarray(0, 64).toString('latin1')) &&
+    JSON_OBJECT_END.test(bytes.subarray(-64).toString('latin1'))
+  );
 }
 
 /**
@@ -199,10 +200,20 @@ export async function relay(
 
   response.stopDeadline();
   const bytes = Buffer.concat(head.chunks, head.size);
+  // A success that cannot hold the key is sent as read, checked by its outline: decoding a 150 KB
+  // list page (and walking it for the key) cost the gateway more than relaying it.
+  if (isSuccess && !redactor.mayBeIn(bytes)) {
+    if (!outlinedAsObject(bytes)) {
+      throw apiErrorOf(new UpstreamFailure('unreadable', 'success answer is not a JSON object'));
+    }
+    copyHeaders(reply, response, redactor);
+    return reply.code(status).send(bytes);
+  }
   const parsed = isJson ? parseJson(bytes) : { ok: false as const };
   if (parsed.ok && (isSuccess || errorEnvelopeSchema.safeParse(parsed.value).success)) {
     copyHeaders(reply, response, redactor);
-    return reply.code(status).send(redactedBytes(bytes, parsed.value, redactor));
+    const redacted = redactor.json(parsed.value);
+    return reply.code(status).send(redacted.changed ? JSON.stringify(redacted.value) : bytes);
   }
   throw refusalOf(response, parsed.ok ? parsed.value : undefined, redactor);
 }
