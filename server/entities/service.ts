@@ -21,9 +21,7 @@ const KIND_OF_FILTER = {
 
 type ListPositionsAtVersion = ReturnType<ListPositions['at']>;
 
-const OPEN_ARRAY = Buffer.from('[');
 const EMPTY_ARRAY = Buffer.from('[]');
-const CLOSE_ARRAY = Buffer.from(']');
 
 /**
  * The JSON array of one list page, as bytes: where it starts and ends found from the nearest known
@@ -62,7 +60,7 @@ export async function listEntitiesJson(
     relationKeysOf(query),
   );
   if (joined.json !== null && joined.stored === joined.entries) {
-    return Buffer.concat([OPEN_ARRAY, joined.json, CLOSE_ARRAY]);
+    return joined.json;
   }
 
   const page = { kind, descending, limit, offset: 0, from: first };
