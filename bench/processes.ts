@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { BUILT_SERVER_ARGS } from '../server/launch.ts';
+import { BUILT_SERVER_ARGS, BUILT_SERVER_ENV } from '../server/launch.ts';
 
 const tsxLoader = ['--import', 'tsx'];
 
@@ -94,7 +94,14 @@ export async function startKycServer(dataDir: string, extraEnv: Record<string, s
   const server = await startProcess(
     process.execPath,
     [...BUILT_SERVER_ARGS],
-    { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv },
+    {
+      ...BUILT_SERVER_ENV,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
     `${baseUrl}/healthz`,
   );
   return { ...server, baseUrl };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
-import { BUILT_SERVER_ARGS } from '../server/launch.ts';
+import { BUILT_SERVER_ARGS, BUILT_SERVER_ENV } from '../server/launch.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -77,6 +77,7 @@ export async function startServerProcess(
   const child = spawn(process.execPath, [...BUILT_SERVER_ARGS], {
     env: {
       ...process.env,
+      ...BUILT_SERVER_ENV,
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
