@@ -6,7 +6,7 @@ import {
   type ReviewWindow,
 } from '../../src/contract/reviews.ts';
 import { isoDateSchema } from '../../src/contract/common.ts';
-import { entityDataVersion } from '../db/change-counter.ts';
+import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
@@ -87,7 +87,7 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
   };
 }
 
-/** Filter combinations whose counts are kept; past this the oldest go first. */
+/** Filter combinations whose counts are kept; past this the least recently used go first. */
 const MAX_KEPT_COUNTS = 500;
 
 /**
@@ -96,36 +96,21 @@ const MAX_KEPT_COUNTS = 500;
  * page itself is a short index range.
  */
 export function createWindowCounts(db: Db) {
-  let keptVersion = '';
-  const kept = new Map<string, ReviewWindowCounts>();
-  return async function windowCounts(
+  const kept = createVersionedCache<ReviewWindowCounts>(db, { entries: MAX_KEPT_COUNTS });
+  return function windowCounts(
     today: string,
     filter: ReviewQueueFilter,
   ): Promise<ReviewWindowCounts> {
-    const version = await entityDataVersion(db);
-    if (version !== keptVersion) {
-      kept.clear();
-      keptVersion = version;
-    }
-    const key = `${today} ${JSON.stringify(filter)}`;
-    const hit = kept.get(key);
-    if (hit) return hit;
-    const counts = await reviewsRepository(db).counts(
-      {
-        overdue: rangeOf('overdue', today),
-        due7: rangeOf('7d', today),
-        due30: rangeOf('30d', today),
-      },
-      filter,
+    return kept.get(`${today} ${JSON.stringify(filter)}`, () =>
+      reviewsRepository(db).counts(
+        {
+          overdue: rangeOf('overdue', today),
+          due7: rangeOf('7d', today),
+          due30: rangeOf('30d', today),
+        },
+        filter,
+      ),
     );
-    // Counted across a write: answer with them once, keep none.
-    if ((await entityDataVersion(db)) !== version || keptVersion !== version) return counts;
-    if (kept.size >= MAX_KEPT_COUNTS) {
-      const oldest = kept.keys().next().value;
-      if (oldest !== undefined) kept.delete(oldest);
-    }
-    kept.set(key, counts);
-    return counts;
   };
 }
 
