@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
@@ -31,6 +32,8 @@ export function EntityDetailRoute() {
       queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
     ]);
   const { legalEntity, naturalPerson } = useEntityLookup(id);
+  // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
+  const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
   const page = (
     <EntityDetailPage
       key={id}
@@ -63,9 +66,7 @@ export function EntityDetailRoute() {
     <>
       <QueueNavigation />
       {page}
-      {features?.auditTrail && (legalEntity.isSuccess || naturalPerson.isSuccess) && (
-        <EntityActivity entityId={id} mt="lg" />
-      )}
+      {features?.auditTrail && entityShown && <EntityActivity entityId={id} mt="lg" />}
     </>
   );
 }

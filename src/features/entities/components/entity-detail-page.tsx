@@ -1,7 +1,7 @@
 import { Button, Grid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
@@ -43,16 +43,21 @@ export function EntityDetailPage({
   sectionsPending = false,
 }: EntityDetailPageProps) {
   const { legalEntity, naturalPerson, tryPerson } = useEntityLookup(id);
+  // The page is built in a transition React can pause between components: rendered at once when
+  // the entity arrived, it was one 50-80 ms task that held up input (Lighthouse's TBT).
+  const legalEntityData = useDeferredValue(legalEntity.data);
+  const naturalPersonData = useDeferredValue(naturalPerson.data);
 
   if (sectionsPending) return <EntityDetailSkeleton />;
   if (legalEntity.isSuccess) {
+    if (!legalEntityData) return <EntityDetailSkeleton />;
     return (
       <LegalEntityDetail
-        entity={legalEntity.data}
-        documents={renderDocuments(legalEntity.data.id)}
-        clientUpdates={renderClientUpdates(legalEntity.data)}
-        review={renderReview?.(legalEntity.data)}
-        notes={renderNotes?.(legalEntity.data.id)}
+        entity={legalEntityData}
+        documents={renderDocuments(legalEntityData.id)}
+        clientUpdates={renderClientUpdates(legalEntityData)}
+        review={renderReview?.(legalEntityData)}
+        notes={renderNotes?.(legalEntityData.id)}
       />
     );
   }
@@ -67,11 +72,12 @@ export function EntityDetailPage({
     );
   }
   if (naturalPerson.isSuccess) {
+    if (!naturalPersonData) return <EntityDetailSkeleton />;
     return (
       <NaturalPersonDetail
-        person={naturalPerson.data}
-        documents={renderDocuments(naturalPerson.data.id)}
-        notes={renderNotes?.(naturalPerson.data.id)}
+        person={naturalPersonData}
+        documents={renderDocuments(naturalPersonData.id)}
+        notes={renderNotes?.(naturalPersonData.id)}
       />
     );
   }
