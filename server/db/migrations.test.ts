@@ -40,6 +40,22 @@ async function insertEarlyLegalEntity(
   return id;
 }
 
+/** A new SQLite file under `dataDir` with a migrator on it, closed after `work`. */
+async function withMigrator(
+  fileName: string,
+  work: (db: Kysely<Database>, migrator: Migrator) => Promise<void>,
+  prepare: (sqlite: SQLite.Database) => void = () => undefined,
+): Promise<void> {
+  const sqlite = new SQLite(path.join(dataDir, fileName));
+  prepare(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    await work(db, new Migrator({ db, provider: migrationProvider }));
+  } finally {
+    await db.destroy();
+  }
+}
+
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-migrations-'));
 });
@@ -50,64 +66,59 @@ afterAll(async () => {
 
 describe('0003_document_chunks', () => {
   it('moves every stored document into pieces that join back to the same bytes', async () => {
-    const sqlite = new SQLite(path.join(dataDir, 'chunks.sqlite'));
-    // Documents without their entities: only the bytes' move is under test here.
-    sqlite.pragma('foreign_keys = OFF');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      const before = await migrator.migrateTo('0002_company_name_trigram');
-      expect(before.error).toBeUndefined();
-      const piece = 196_608;
-      const sizes = [0, 1, piece - 1, piece, piece + 1, 3 * piece + 5, 1_000_000];
-      const files = sizes.map((size) => ({
-        id: crypto.randomUUID(),
-        bytes: crypto.randomBytes(size),
-      }));
-      for (const file of files) {
-        await sql`insert into documents (id, entity_id, file_name, type, description, date_received, approved, mime_type, file_size, sha256)
+    await withMigrator(
+      'chunks.sqlite',
+      async (db, migrator) => {
+        const before = await migrator.migrateTo('0002_company_name_trigram');
+        expect(before.error).toBeUndefined();
+        const piece = 196_608;
+        const sizes = [0, 1, piece - 1, piece, piece + 1, 3 * piece + 5, 1_000_000];
+        const files = sizes.map((size) => ({
+          id: crypto.randomUUID(),
+          bytes: crypto.randomBytes(size),
+        }));
+        for (const file of files) {
+          await sql`insert into documents (id, entity_id, file_name, type, description, date_received, approved, mime_type, file_size, sha256)
           values (${file.id}, 'gone', 'f.bin', 'Other', null, '2026-01-01 00:00:00', 0, 'application/octet-stream', ${file.bytes.length}, '')`.execute(
+            db,
+          );
+          await sql`insert into document_contents (document_id, bytes) values (${file.id}, ${file.bytes})`.execute(
+            db,
+          );
+        }
+
+        await migrateToLatest(db as unknown as Kysely<unknown>);
+
+        for (const file of files) {
+          // Still in the clear after the migrations: the app seals them when it starts.
+          const bytes = await storedDocumentBytes(db, file.id, TEST_KEYS);
+          expect(bytes.equals(file.bytes)).toBe(true);
+          const pieces = await db
+            .selectFrom('document_chunks')
+            .select(['seq', sql<number>`length(bytes)`.as('size')])
+            .where('document_id', '=', file.id)
+            .orderBy('seq')
+            .execute();
+          expect(pieces.map((row) => row.seq)).toEqual(pieces.map((_, index) => index));
+          expect(pieces.length).toBe(Math.max(1, Math.ceil(file.bytes.length / piece)));
+          expect(pieces.slice(0, -1).every((row) => row.size === piece)).toBe(true);
+        }
+        const tables = await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name = 'document_contents'`.execute(
           db,
         );
-        await sql`insert into document_contents (document_id, bytes) values (${file.id}, ${file.bytes})`.execute(
-          db,
-        );
-      }
-
-      await migrateToLatest(db as unknown as Kysely<unknown>);
-
-      for (const file of files) {
-        // Still in the clear after the migrations: the app seals them when it starts.
-        const bytes = await storedDocumentBytes(db, file.id, TEST_KEYS);
-        expect(bytes.equals(file.bytes)).toBe(true);
-        const pieces = await db
-          .selectFrom('document_chunks')
-          .select(['seq', sql<number>`length(bytes)`.as('size')])
-          .where('document_id', '=', file.id)
-          .orderBy('seq')
-          .execute();
-        expect(pieces.map((row) => row.seq)).toEqual(pieces.map((_, index) => index));
-        expect(pieces.length).toBe(Math.max(1, Math.ceil(file.bytes.length / piece)));
-        expect(pieces.slice(0, -1).every((row) => row.size === piece)).toBe(true);
-      }
-      const tables = await sql<{
-        name: string;
-      }>`select name from sqlite_master where type = 'table' and name = 'document_contents'`.execute(
-        db,
-      );
-      expect(tables.rows).toEqual([]);
-    } finally {
-      await db.destroy();
-    }
+        expect(tables.rows).toEqual([]);
+      },
+      // Documents without their entities: only the bytes' move is under test here.
+      (sqlite) => sqlite.pragma('foreign_keys = OFF'),
+    );
   });
 });
 
 describe('0004_legal_entity_search_order', () => {
   it('copies the creation time into legal entities, keeps copying it, and searches in that index', async () => {
-    const sqlite = new SQLite(path.join(dataDir, 'order.sqlite'));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+    await withMigrator('order.sqlite', async (db, migrator) => {
       expect((await migrator.migrateTo('0003_document_chunks')).error).toBeUndefined();
       const before = await insertEarlyLegalEntity(db, { createdAt: '2024-01-02T03:04:05.000Z' });
 
@@ -131,18 +142,13 @@ describe('0004_legal_entity_search_order', () => {
       expect(plan.rows.map((row) => row.detail)).toEqual([
         'SCAN legal_entities USING COVERING INDEX legal_entities_search_order',
       ]);
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 });
 
 describe('0006_search_fold', () => {
   it('fills the folded copies of existing rows, indexes them, and refuses rows without them', async () => {
-    const sqlite = new SQLite(path.join(dataDir, 'fold.sqlite'));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+    await withMigrator('fold.sqlite', async (db, migrator) => {
       expect((await migrator.migrateTo('0004_legal_entity_search_order')).error).toBeUndefined();
       const ecole = await insertEarlyLegalEntity(db, {
         createdAt: '2024-01-01T00:00:00.000Z',
@@ -248,9 +254,7 @@ describe('0006_search_fold', () => {
           legalEntity: { registration_number: 'FN-123456-A', country: 'GB' },
         }),
       ).rejects.toThrow(/UNIQUE constraint failed: legal_entities.registration_number_normalised/);
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 });
 
@@ -294,10 +298,7 @@ describe('0006_search_fold on registration numbers that become one', () => {
 
 describe('0015_list_record_kind', () => {
   it('gives the stored records their kind and builds the missing ones', async () => {
-    const sqlite = new SQLite(path.join(dataDir, 'list-kind.sqlite'));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+    await withMigrator('list-kind.sqlite', async (db, migrator) => {
       expect((await migrator.migrateTo('0014_sqlite_change_counter')).error).toBeUndefined();
       const { legalEntityId, primaryContactId, directorId } = await insertLegalEntity(db);
       // A record as 0013 stored it, without a kind; the others are missing.
@@ -325,8 +326,6 @@ describe('0015_list_record_kind', () => {
           type: 'Natural Person',
         });
       }
-    } finally {
-      await db.destroy();
-    }
+    });
   });
 });
