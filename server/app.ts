@@ -85,7 +85,9 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installRequestLimits(app);
   installUtf8JsonParser(app);
 
-  const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl);
+  const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl, (lost) => {
+    app.log.warn(lost, 'PostgreSQL closed an idle connection; the pool opens a new one on demand.');
+  });
   app.addHook('onClose', async () => {
     await db.destroy();
   });

@@ -4,22 +4,26 @@ import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysel
 import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
 import type { Engine } from './engine.ts';
 import { migrateToLatest } from './migrations.ts';
-import { openPostgres } from './postgres.ts';
+import { openPostgres, type OnConnectionLost } from './postgres.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
 /**
  * PostgreSQL when `databaseUrl` is given, otherwise the embedded SQLite file in `dataDir`;
- * migrated to the newest schema either way.
+ * migrated to the newest schema either way. `onConnectionLost` hears of PostgreSQL connections
+ * the server closed while idle (a process warning if not given).
  */
 export async function openDatabase(
   dataDir: string,
   databaseUrl?: string,
+  onConnectionLost?: OnConnectionLost,
 ): Promise<{ db: Db; engine: Engine }> {
   // DATA_DIR holds the outbox on either engine, and the database itself on SQLite.
   ensurePrivateDirectory(dataDir);
-  if (databaseUrl !== undefined) return { db: await openPostgres(databaseUrl), engine: 'postgres' };
+  if (databaseUrl !== undefined) {
+    return { db: await openPostgres(databaseUrl, onConnectionLost), engine: 'postgres' };
+  }
   return { db: await openSqlite(dataDir), engine: 'sqlite' };
 }
 

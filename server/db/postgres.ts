@@ -11,16 +11,34 @@ types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 /** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
 const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
 
+/** Told when the server closes a pooled connection that was idle; the pool opens another. */
+export type OnConnectionLost = (lost: { code: string | undefined; message: string }) => void;
+
+const warnConnectionLost: OnConnectionLost = ({ code, message }) => {
+  process.emitWarning(
+    `A PostgreSQL connection was closed by the server (${code ?? 'no code'}): ${message}`,
+  );
+};
+
 /**
  * A pool to `databaseUrl`, migrated to the newest schema. Transactions begin by taking one
  * advisory lock, so check-then-write work (duplicates, idempotency keys, sign-in limits) is
  * serialised across every instance exactly as SQLite's single writer serialises it.
  */
-export async function openPostgres(databaseUrl: string): Promise<Kysely<Database>> {
+export async function openPostgres(
+  databaseUrl: string,
+  onConnectionLost: OnConnectionLost = warnConnectionLost,
+): Promise<Kysely<Database>> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
     types,
+  });
+  // An idle connection ended by the server (restart, failover, pg_terminate_backend) is an 'error'
+  // event on the pool, which would end the process unheard. Only code and message are passed on:
+  // the error also carries the client, whose connection parameters hold the password.
+  pool.on('error', (error: Error & { code?: string }) => {
+    onConnectionLost({ code: error.code, message: error.message });
   });
   const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
   await migrateToLatest(db as unknown as Kysely<unknown>);
