@@ -19,9 +19,13 @@ interface RunningServer {
   output: () => string;
 }
 
-/** Starts the real entry point (`server/main.ts`) as its own process. */
+/**
+ * Starts the real entry point (`server/main.ts`) as its own process: node itself with tsx's
+ * loader, not the tsx command, which runs the server in a child of its own that a SIGKILL of
+ * the command would leave running.
+ */
 function startProcess(dataDir: string, databaseUrl?: string): Promise<RunningServer> {
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
