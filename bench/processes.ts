@@ -118,6 +118,22 @@ export function peakRssMb(pid: number): number | null {
   }
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; null where it is missing. */
+export function cpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resets VmHWM to the current RSS (Linux: clear_refs 5), so the next reading is that phase's peak. */
 export function resetPeakRss(pid: number): void {
   try {

@@ -6,6 +6,8 @@ interface Row {
   requestsPerSecond: number;
   latencyMs: { p50: number; p95: number; p99: number };
   serverPeakRssMb: number | null;
+  /** Absent from results recorded before it was measured. */
+  cpuMsPerRequest?: Record<string, number | null>;
   non2xx: number;
   loadAverage: number[];
 }
@@ -21,6 +23,7 @@ interface Seed {
 interface GatewayRatio {
   throughput: number | null;
   addedP50Ms: number;
+  cpuBound?: number | null;
 }
 
 interface ServerPart {
@@ -46,6 +49,13 @@ interface ScalePart {
   serverPeakRssMb: { base: number; scaled: number };
 }
 
+/** `server 0.81 + load generator 0.3 ms`: where each request's CPU time went. */
+export function cpuText(perRequest: Record<string, number | null>): string {
+  return `${Object.entries(perRequest)
+    .map(([process, ms]) => `${process} ${String(ms ?? '?')}`)
+    .join(' + ')} ms`;
+}
+
 function seedLine(label: string, seed: Seed): string {
   return `Seed (${label}): ${String(seed.entities)} legal entities in ${String(seed.seconds)} s, peak RSS ${String(seed.peakRssMb)} MB, database ${String(seed.databaseMb ?? '?')} MB (load ${seed.loadAverage.join(' ')})`;
 }
@@ -54,12 +64,12 @@ function serverTable(title: string, part: ServerPart): string[] {
   const lines = [
     `### ${title}`,
     '',
-    '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | non-2xx | load (1/5/15 min) |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| scenario | conn. | req/s | p50 ms | p95 ms | p99 ms | peak RSS MB | CPU per request | non-2xx | load (1/5/15 min) |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const row of [...part.results, ...(part.instances ?? []), ...(part.gateway ?? [])]) {
     lines.push(
-      `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
+      `| ${row.name} | ${String(row.connections)} | ${String(row.requestsPerSecond)} | ${String(row.latencyMs.p50)} | ${String(row.latencyMs.p95)} | ${String(row.latencyMs.p99)} | ${String(row.serverPeakRssMb ?? '?')} | ${row.cpuMsPerRequest ? cpuText(row.cpuMsPerRequest) : '?'} | ${String(row.non2xx)} | ${row.loadAverage.join(' ')} |`,
     );
   }
   lines.push(
@@ -88,11 +98,11 @@ function serverTable(title: string, part: ServerPart): string[] {
   const gateway = part.ratios.gatewayVsDirect;
   if (gateway) {
     lines.push(
-      '| through the gateway | throughput gateway/direct | added p50 ms |',
-      '|---|---|---|',
+      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request |',
+      '|---|---|---|---|',
       ...Object.entries(gateway).map(
         ([name, ratio]) =>
-          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} |`,
+          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} |`,
       ),
       '',
     );

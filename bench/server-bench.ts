@@ -6,10 +6,12 @@ import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/entities/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { paddedPdf } from './large-pdf.ts';
+import { cpuText } from './report.ts';
 import { measureAuditWrite } from './audit-bench.ts';
 import { runReviewQueueBench } from './review-queue-bench.ts';
 import {
   binPath,
+  cpuMs,
   freePort,
   peakRssMb,
   resetPeakRss,
@@ -40,6 +42,11 @@ export interface ScenarioResult {
   requestsPerSecond: number;
   latencyMs: { p50: number; p95: number; p99: number; max: number };
   serverPeakRssMb: number | null;
+  /**
+   * CPU time (user + system) per request of each process involved: the measured server, the
+   * upstream behind a gateway, and this process, which runs the load generator.
+   */
+  cpuMsPerRequest: Record<string, number | null>;
   loadAverage: number[];
 }
 
@@ -53,6 +60,8 @@ interface Scenario {
   body?: string;
   connections?: number;
   pid: number | null;
+  /** Behind a gateway: the upstream server, whose CPU per request is recorded too. */
+  upstreamPid?: number;
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
@@ -122,9 +131,24 @@ async function measureTogether(
   if (!first) throw new Error('no scenario to measure');
   for (const scenario of scenarios) if (scenario.pid) resetPeakRss(scenario.pid);
   const loadAverage = os.loadavg().map((value) => round(value, 2));
+  const cpuPids = {
+    server: scenarios.flatMap((scenario) => (scenario.pid ? [scenario.pid] : [])),
+    upstream: scenarios.flatMap((scenario) => (scenario.upstreamPid ? [scenario.upstreamPid] : [])),
+  };
+  const cpuOf = (pids: number[]) =>
+    pids.length === 0 ? null : pids.reduce((sum, pid) => sum + (cpuMs(pid) ?? Number.NaN), 0);
+  const cpuBefore = { server: cpuOf(cpuPids.server), upstream: cpuOf(cpuPids.upstream) };
+  const benchCpuBefore = process.cpuUsage();
   const runs = await Promise.all(scenarios.map((scenario) => runAutocannon(scenario, seconds)));
+  const benchCpu = process.cpuUsage(benchCpuBefore);
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const perRequest = (spentMs: number | null) =>
+    spentMs === null || !Number.isFinite(spentMs) || requests === 0
+      ? null
+      : round(spentMs / requests, 3);
+  const spentSince = (now: number | null, before: number | null) =>
+    now === null || before === null ? null : now - before;
   const peaks = scenarios.map((scenario) => (scenario.pid ? peakRssMb(scenario.pid) : null));
   const row: ScenarioResult = {
     name,
@@ -144,12 +168,35 @@ async function measureTogether(
     serverPeakRssMb: peaks.some((peak) => peak !== null)
       ? Math.max(...peaks.map((peak) => peak ?? 0))
       : null,
+    cpuMsPerRequest: {
+      server: perRequest(spentSince(cpuOf(cpuPids.server), cpuBefore.server)),
+      ...(cpuPids.upstream.length > 0
+        ? { upstream: perRequest(spentSince(cpuOf(cpuPids.upstream), cpuBefore.upstream)) }
+        : {}),
+      'load generator': perRequest((benchCpu.user + benchCpu.system) / 1000),
+    },
     loadAverage,
   };
   process.stdout.write(
-    `  ${row.name.padEnd(34)} ${String(row.requestsPerSecond).padStart(8)} req/s  p50 ${String(row.latencyMs.p50)} ms  p95 ${String(row.latencyMs.p95)} ms  p99 ${String(row.latencyMs.p99)} ms  RSS ${String(row.serverPeakRssMb ?? '?')} MB  non-2xx ${String(row.non2xx)}  load ${loadAverage.join(' ')}\n`,
+    `  ${row.name.padEnd(34)} ${String(row.requestsPerSecond).padStart(8)} req/s  p50 ${String(row.latencyMs.p50)} ms  p95 ${String(row.latencyMs.p95)} ms  p99 ${String(row.latencyMs.p99)} ms  RSS ${String(row.serverPeakRssMb ?? '?')} MB  CPU/req ${cpuText(row.cpuMsPerRequest)}  non-2xx ${String(row.non2xx)}  load ${loadAverage.join(' ')}\n`,
   );
   return row;
+}
+
+/** `numerator / denominator` to two places; null when either is unknown or the denominator 0. */
+function ratioOf(
+  numerator: number | null | undefined,
+  denominator: number | null | undefined,
+): number | null {
+  return numerator == null || !denominator ? null : round(numerator / denominator, 2);
+}
+
+/** The CPU time a request cost every process together; null when one was not measured. */
+function totalCpuMs(row: ScenarioResult): number | null {
+  const parts = Object.values(row.cpuMsPerRequest);
+  return parts.some((ms) => ms === null)
+    ? null
+    : parts.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
 }
 
 function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
@@ -231,6 +278,7 @@ async function measureGateway(context: {
   paths: Record<string, () => string>;
 }) {
   const { server, fixture, seconds } = context;
+  const warmUpSeconds = Math.max(1, Math.round(seconds / 3));
   const gatewayDir = fs.mkdtempSync(path.join(context.workDir, 'gateway-'));
   const gateway = await startKycServer(gatewayDir, {
     KYC_UPSTREAM_URL: server.baseUrl,
@@ -247,37 +295,40 @@ async function measureGateway(context: {
     const headers = { Authorization: `Bearer ${token}` };
     process.stdout.write('Gateway against the server alone (Bearer token, same paths)\n');
     const rows: ScenarioResult[] = [];
-    const ratios: Record<string, { throughput: number | null; addedP50Ms: number }> = {};
+    const ratios: Record<
+      string,
+      { throughput: number | null; addedP50Ms: number; cpuBound: number | null }
+    > = {};
     for (const [name, nextPath] of Object.entries(context.paths)) {
       const connections = name.startsWith('document') ? 4 : 10;
-      const direct = await measure(
-        {
-          name: `direct: ${name}`,
-          url: `${server.baseUrl}${nextPath()}`,
-          nextPath,
-          headers,
-          connections,
-          pid: server.pid,
-        },
-        seconds,
-      );
-      const through = await measure(
-        {
-          name: `gateway: ${name}`,
-          url: `${gateway.baseUrl}${nextPath()}`,
-          nextPath,
-          headers,
-          connections,
-          pid: gateway.pid,
-        },
-        seconds,
-      );
+      const directScenario: Scenario = {
+        name: `direct: ${name}`,
+        url: `${server.baseUrl}${nextPath()}`,
+        nextPath,
+        headers,
+        connections,
+        pid: server.pid,
+      };
+      const gatewayScenario: Scenario = {
+        ...directScenario,
+        name: `gateway: ${name}`,
+        url: `${gateway.baseUrl}${nextPath()}`,
+        pid: gateway.pid,
+        upstreamPid: server.pid,
+      };
+      // Both sides warmed alike: the server is warm from the scenarios before, while a new
+      // gateway's first seconds cost it 1.4-1.9 ms of CPU a list page against 1.0-1.2 later.
+      await runAutocannon(directScenario, warmUpSeconds);
+      const direct = await measure(directScenario, seconds);
+      await runAutocannon(gatewayScenario, warmUpSeconds);
+      const through = await measure(gatewayScenario, seconds);
       rows.push(direct, through);
       ratios[name] = {
-        throughput: direct.requestsPerSecond
-          ? round(through.requestsPerSecond / direct.requestsPerSecond, 2)
-          : null,
+        throughput: ratioOf(through.requestsPerSecond, direct.requestsPerSecond),
         addedP50Ms: round(through.latencyMs.p50 - direct.latencyMs.p50, 2),
+        // The ratio a CPU-bound machine allows: every process here shares its cores, load
+        // generator included, so throughput goes as the inverse of all their CPU per request.
+        cpuBound: ratioOf(totalCpuMs(direct), totalCpuMs(through)),
       };
     }
     return { rows, ratios };
@@ -634,16 +685,14 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
     const deep = byName('list start=');
     const limitRow = byName('limit:');
     const peer = byName('json-server');
-    const ratio = (a: number | undefined, b: number | undefined) =>
-      a && b ? round(a / b, 2) : null;
     const listMiss = byName('list, a different page each time');
     const ratios = {
-      listVsLimitThroughput: ratio(first?.requestsPerSecond, limitRow?.requestsPerSecond),
-      uncachedListVsLimit: ratio(listMiss?.requestsPerSecond, limitRow?.requestsPerSecond),
-      deepVsFirstP99: ratio(deep?.latencyMs.p99, first?.latencyMs.p99),
-      listVsJsonServerThroughput: ratio(first?.requestsPerSecond, peer?.requestsPerSecond),
+      listVsLimitThroughput: ratioOf(first?.requestsPerSecond, limitRow?.requestsPerSecond),
+      uncachedListVsLimit: ratioOf(listMiss?.requestsPerSecond, limitRow?.requestsPerSecond),
+      deepVsFirstP99: ratioOf(deep?.latencyMs.p99, first?.latencyMs.p99),
+      listVsJsonServerThroughput: ratioOf(first?.requestsPerSecond, peer?.requestsPerSecond),
       // Issue 13's budget: the audit write adds under 0.5 ms p50 to a list request.
-      auditWriteP50VsListP50: ratio(auditWrite.p50Ms, first?.latencyMs.p50),
+      auditWriteP50VsListP50: ratioOf(auditWrite.p50Ms, first?.latencyMs.p50),
     };
     const firstPageBytes = Buffer.byteLength(firstPage.text);
     const kycRows = results.filter(
@@ -653,7 +702,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       ...[...kycRows, ...(gateway?.rows ?? [])].map((row) => row.serverPeakRssMb ?? 0),
     );
     const perInstance = (prefix: string) =>
-      ratio(
+      ratioOf(
         instances.find((row) => row.name === `${prefix}, two instances`)?.requestsPerSecond,
         instances.find((row) => row.name === `${prefix}, one instance`)?.requestsPerSecond,
       );
