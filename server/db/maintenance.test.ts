@@ -35,10 +35,11 @@ function dumpSqlite(file: string): Record<string, unknown[]> {
       )
       .all() as { name: string }[];
     return Object.fromEntries(
-      tables.map(({ name }) => [
-        name,
-        sqlite.prepare(`select * from "${name}" order by 1, 2`).all(),
-      ]),
+      tables.map(({ name }) => {
+        const columns = sqlite.prepare(`select name from pragma_table_info(?)`).all(name).length;
+        const order = columns > 1 ? '1, 2' : '1';
+        return [name, sqlite.prepare(`select * from "${name}" order by ${order}`).all()];
+      }),
     );
   } finally {
     sqlite.close();

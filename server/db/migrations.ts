@@ -20,6 +20,7 @@ function bytesType(db: Kysely<unknown>) {
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
+import { renumberCompanyNameOrder } from '../entities/repository.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
 const ROWS_PER_UPDATE = 500;
@@ -1041,6 +1042,57 @@ const migrations: Record<string, Migration> = {
       // Builds the records 0013 made room for (moved here: the rebuild writes the kind) and any
       // dropped since. A later change to the record columns must move this call again.
       await rebuildListRecords(db);
+    },
+  },
+  '0016_company_name_order': {
+    async up(db: Kysely<unknown>) {
+      // PostgreSQL's planner reads pg_trgm's GIN index for the LIKE itself (0006).
+      if (engineOf(db) === 'postgres') return;
+      // The trigram index moves to a narrow copy of the names numbered in list order, so a search
+      // reads its matches oldest first and stops at the 500th, instead of looking up and sorting
+      // every candidate (a cost that grew as the square root of the entities).
+      await sql`drop trigger legal_entities_company_name_fts_insert`.execute(db);
+      await sql`drop trigger legal_entities_company_name_fts_delete`.execute(db);
+      await sql`drop trigger legal_entities_company_name_fts_update`.execute(db);
+      await sql`drop table legal_entities_company_name_fts`.execute(db);
+      await sql`create table legal_entity_name_order (
+        position integer primary key,
+        entity_id text not null unique,
+        created_at text not null,
+        company_name_folded text not null
+      )`.execute(db);
+      // Positions of names inserted after one later in list order: their numbers are out of order.
+      await sql`create table legal_entity_name_order_late (position integer primary key)`.execute(
+        db,
+      );
+      await sql`create virtual table legal_entity_name_order_fts using fts5(company_name_folded, content='legal_entity_name_order', content_rowid='position', tokenize='trigram case_sensitive 1')`.execute(
+        db,
+      );
+      // legal_entities.created_at is filled by another insert trigger (0004); the entity has it.
+      await sql`create trigger legal_entity_name_order_insert after insert on legal_entities begin
+        insert into legal_entity_name_order (entity_id, created_at, company_name_folded)
+          values (new.entity_id, (select created_at from entities where id = new.entity_id), new.company_name_folded);
+        insert into legal_entity_name_order_fts (rowid, company_name_folded)
+          select position, company_name_folded from legal_entity_name_order where entity_id = new.entity_id;
+        insert into legal_entity_name_order_late (position)
+          select name.position from legal_entity_name_order name where name.entity_id = new.entity_id
+            and exists (select 1 from legal_entities later where (later.created_at, later.entity_id) > (name.created_at, name.entity_id));
+      end`.execute(db);
+      await sql`create trigger legal_entity_name_order_delete after delete on legal_entities begin
+        insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rowid, company_name_folded)
+          select 'delete', position, company_name_folded from legal_entity_name_order where entity_id = old.entity_id;
+        delete from legal_entity_name_order_late
+          where position = (select position from legal_entity_name_order where entity_id = old.entity_id);
+        delete from legal_entity_name_order where entity_id = old.entity_id;
+      end`.execute(db);
+      await sql`create trigger legal_entity_name_order_update after update of company_name_folded on legal_entities begin
+        insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rowid, company_name_folded)
+          select 'delete', position, company_name_folded from legal_entity_name_order where entity_id = old.entity_id;
+        update legal_entity_name_order set company_name_folded = new.company_name_folded where entity_id = new.entity_id;
+        insert into legal_entity_name_order_fts (rowid, company_name_folded)
+          select position, company_name_folded from legal_entity_name_order where entity_id = new.entity_id;
+      end`.execute(db);
+      await renumberCompanyNameOrder(db);
     },
   },
 };

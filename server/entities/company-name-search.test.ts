@@ -182,7 +182,18 @@ describe('companyName search through the trigram index', () => {
     expect(await search('Orchid Renamable')).toEqual([]);
     expect(await search('marind rena')).toEqual([renamed.id]);
     expect(await search('Orchid Deletable')).toEqual([]);
-    const integrity = sql`insert into legal_entities_company_name_fts (legal_entities_company_name_fts, rank) values ('integrity-check', 1)`;
+    const integrity = sql`insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rank) values ('integrity-check', 1)`;
     await expect(integrity.execute(db)).resolves.toBeDefined();
+    const { rows } = await sql<{
+      names: number;
+      legalEntities: number;
+      strays: number;
+    }>`select (select count(*) from legal_entity_name_order) as names,
+      (select count(*) from legal_entities) as legalEntities,
+      (select count(*) from legal_entity_name_order_late where position not in (select position from legal_entity_name_order)) as strays`.execute(
+      db,
+    );
+    expect(rows[0]?.names).toBe(rows[0]?.legalEntities);
+    expect(rows[0]?.strays).toBe(0);
   });
 });

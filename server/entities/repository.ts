@@ -156,18 +156,13 @@ function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** A folded text column, its trigram index (FTS5 over the table's rowid) and the table. */
+/** A natural person's folded name column, its trigram index (FTS5 over the table's rowid). */
 interface FoldedTextIndex {
-  table: 'legal_entities' | 'natural_persons';
+  table: 'natural_persons';
   column: string;
   trigramIndex: string;
 }
 
-const COMPANY_NAME: FoldedTextIndex = {
-  table: 'legal_entities',
-  column: 'company_name_folded',
-  trigramIndex: 'legal_entities_company_name_fts',
-};
 const FIRST_NAME: FoldedTextIndex = {
   table: 'natural_persons',
   column: 'first_name_folded',
@@ -180,6 +175,11 @@ function trigramCandidates(index: FoldedTextIndex, folded: string) {
   return sql`select rowid from ${sql.table(index.trigramIndex)} where ${sql.ref(index.column)} match ${ftsPhrase(folded)}`;
 }
 
+/** `column like '%folded%'`, the condition that decides on every path. */
+function likeContaining(column: string, folded: string): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} like ${likePatternContaining(folded)} escape '\\'`;
+}
+
 /**
  * Substring of a folded column; `folded` is folded already. With `useIndex` the trigram index
  * (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
@@ -190,7 +190,7 @@ function foldedContains(
   folded: string,
   useIndex: boolean,
 ): Expression<SqlBool> {
-  const like = sql<SqlBool>`${sql.ref(`${index.table}.${index.column}`)} like ${likePatternContaining(folded)} escape '\\'`;
+  const like = likeContaining(`${index.table}.${index.column}`, folded);
   if (!useIndex) return like;
   return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (${trigramCandidates(index, folded)}) and ${like}`;
 }
@@ -204,13 +204,13 @@ async function rowCountEstimate(db: Db, table: FoldedTextIndex['table']): Promis
 }
 
 /**
- * Whether the trigram index should serve this fragment. It needs one trigram (code points, as the
- * tokenizer counts). Then with C index candidates among N rows, the index path looks up and sorts
- * C rows, while the LIKE path walks the (created_at, entity_id, folded text) index and reads about
+ * Whether the trigram index should serve this natural-person name fragment. It needs one trigram
+ * (code points, as the tokenizer counts). Then with C index candidates among N rows, the index
+ * path looks up and sorts C rows, while the LIKE path walks the (created_at, entity_id, folded text) index and reads about
  * MAX_SEARCH_RESULTS * N / C entries before it has enough, each about 8 times cheaper than a
  * candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at 100,000 entities 2,500
- * candidates; in SQLite alone the company-name fragment "ltd", 15,000, is 37 ms by index and 8 ms
- * by LIKE; a fragment in no name is 0.3 ms by index and 30 ms by LIKE).
+ * candidates; measured on company names before they moved to companyNameInListOrderQuery: "ltd",
+ * 15,000, 37 ms by index and 8 ms by LIKE; a fragment in no name 0.3 ms by index, 30 ms by LIKE).
  */
 async function trigramIndexServes(
   db: Db,
@@ -243,15 +243,68 @@ function equalsAsciiIgnoringCase(db: Db, column: string, folded: string): Expres
     : sql<SqlBool>`${sql.ref(column)} = ${folded} collate nocase`;
 }
 
-/**
- * The search as one query, every criterion compared folded and served by an index of its own;
- * exported for the query-plan tests.
- */
-export function legalEntitySearchQuery(
-  db: Db,
+/** Whether the search is for a company-name fragment alone, long enough for the trigram index. */
+function isCompanyNameFragmentAlone(
   search: LegalEntitySearch,
-  useTrigramIndex: boolean,
-) {
+): search is { companyNameContains: string } {
+  const given = Object.entries(search).filter(([, value]) => value !== undefined);
+  return (
+    given.length === 1 &&
+    search.companyNameContains !== undefined &&
+    Array.from(foldForSearch(search.companyNameContains)).length >= TRIGRAM_LENGTH
+  );
+}
+
+/**
+ * A company-name fragment alone, on SQLite: the trigram index over the names numbered in list
+ * order (migration 0016) is read in that order and stops at the 500th match, whatever the number
+ * of candidates. Names inserted out of that order (`legal_entity_name_order_late`) are tested
+ * apart and merged in; LIKE decides, as on the other paths. CROSS JOIN keeps the index and the
+ * late list as the outer loops. Exported for the query-plan tests.
+ */
+export function companyNameInListOrderQuery(folded: string) {
+  const like = likePatternContaining(folded);
+  return sql<{ entity_id: string }>`select entity_id from (
+      select * from (
+        select name.created_at, name.entity_id from legal_entity_name_order_fts
+          cross join legal_entity_name_order name on name.position = legal_entity_name_order_fts.rowid
+          where legal_entity_name_order_fts.company_name_folded match ${ftsPhrase(folded)}
+            and name.company_name_folded like ${like} escape '\\'
+            and name.position not in (select position from legal_entity_name_order_late)
+          order by legal_entity_name_order_fts.rowid
+          limit ${MAX_SEARCH_RESULTS}
+      )
+      union all
+      select name.created_at, name.entity_id from legal_entity_name_order_late late
+        cross join legal_entity_name_order name on name.position = late.position
+        where name.company_name_folded like ${like} escape '\\'
+    )
+    order by created_at, entity_id
+    limit ${MAX_SEARCH_RESULTS}`;
+}
+
+/**
+ * Numbers every company name in list order again, emptying the late list; after a bulk load
+ * (the seed writes in random creation order) and by migration 0016. One transaction's work.
+ */
+export async function renumberCompanyNameOrder(db: Db): Promise<void> {
+  if (engineOf(db) === 'postgres') return;
+  await sql`delete from legal_entity_name_order_late`.execute(db);
+  await sql`delete from legal_entity_name_order`.execute(db);
+  await sql`insert into legal_entity_name_order (position, entity_id, created_at, company_name_folded)
+    select row_number() over (order by created_at, entity_id), entity_id, created_at, company_name_folded
+    from legal_entities order by created_at, entity_id`.execute(db);
+  await sql`insert into legal_entity_name_order_fts (legal_entity_name_order_fts) values ('rebuild')`.execute(
+    db,
+  );
+}
+
+/**
+ * The search as one query, every criterion compared folded and served by an index of its own
+ * (a company name by LIKE, walking the search-order index or tested beside a narrower criterion;
+ * PostgreSQL: pg_trgm); exported for the query-plan tests.
+ */
+export function legalEntitySearchQuery(db: Db, search: LegalEntitySearch) {
   return (
     db
       .selectFrom('legal_entities')
@@ -260,10 +313,9 @@ export function legalEntitySearchQuery(
         const conditions: Expression<SqlBool>[] = [];
         if (search.companyNameContains !== undefined) {
           conditions.push(
-            foldedContains(
-              COMPANY_NAME,
+            likeContaining(
+              'legal_entities.company_name_folded',
               foldForSearch(search.companyNameContains),
-              useTrigramIndex,
             ),
           );
         }
@@ -606,21 +658,20 @@ export function entitiesRepository(db: Db) {
     },
 
     /**
-     * IDs of the legal entities matching every given criterion, oldest first. `maxIndexCandidates`
-     * replaces the computed limit, for tests that compare the index path with the LIKE path.
+     * IDs of the legal entities matching every given criterion, oldest first. `plan: 'walk'`
+     * skips the trigram index, for tests that compare its answers with the LIKE walk's.
      */
     async searchLegalEntities(
       search: LegalEntitySearch,
-      maxIndexCandidates?: number,
+      plan: 'best' | 'walk' = 'best',
     ): Promise<string[]> {
-      const companyName =
-        search.companyNameContains === undefined
-          ? undefined
-          : foldForSearch(search.companyNameContains);
-      const useIndex =
-        companyName !== undefined &&
-        (await trigramIndexServes(db, COMPANY_NAME, companyName, maxIndexCandidates));
-      const rows = await legalEntitySearchQuery(db, search, useIndex).execute();
+      if (plan === 'best' && engineOf(db) === 'sqlite' && isCompanyNameFragmentAlone(search)) {
+        const { rows } = await companyNameInListOrderQuery(
+          foldForSearch(search.companyNameContains),
+        ).execute(db);
+        return rows.map((row) => row.entity_id);
+      }
+      const rows = await legalEntitySearchQuery(db, search).execute();
       return rows.map((row) => row.entity_id);
     },
 

@@ -5,6 +5,7 @@ import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import {
+  companyNameInListOrderQuery,
   legalEntitySearchQuery,
   naturalPersonSearchQuery,
   type LegalEntitySearch,
@@ -38,7 +39,7 @@ describe('legal-entity search query plans', () => {
     ['phone', { phoneDigits: '4420' }, 'legal_entities_phone'],
     ['email', { primaryContactEmail: 'a@example.com' }, 'natural_persons_email_folded'],
   ])('%s is looked up in its index, no table is scanned', async (_name, search, index) => {
-    const plan = await queryPlanOf(db, legalEntitySearchQuery(db, search, false));
+    const plan = await queryPlanOf(db, legalEntitySearchQuery(db, search));
     expect(
       plan.some((line) => line.includes(` INDEX ${index} (`)),
       plan.join('\n'),
@@ -46,16 +47,36 @@ describe('legal-entity search query plans', () => {
     expect(scans(plan)).toEqual([]);
   });
 
-  it('companyName reads the trigram index, or walks the covering search-order index', async () => {
-    const byIndex = await queryPlanOf(
-      db,
-      legalEntitySearchQuery(db, { companyNameContains: 'straße' }, true),
-    );
-    expect(byIndex.some((line) => line.includes('legal_entities_company_name_fts'))).toBe(true);
-    expect(scans(byIndex)).toEqual([]);
+  it('companyName reads the trigram index in list order, or walks the covering search-order index', async () => {
+    const inListOrder = await queryPlanOf(db, companyNameInListOrderQuery('straße'));
     expect(
-      await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' }, false)),
+      inListOrder.some(
+        (line) =>
+          line.includes('VIRTUAL TABLE INDEX') && line.includes('legal_entity_name_order_fts'),
+      ),
+      inListOrder.join('\n'),
+    ).toBe(true);
+    // The late names, a short list, are read whole; the others are subquery results.
+    expect(
+      scans(inListOrder).filter((line) => !line.startsWith('SCAN (subquery')),
+      inListOrder.join('\n'),
+    ).toEqual(['SCAN late']);
+    // Read in list order: the only sort is of the (at most 500) answers merged with the late ones.
+    expect(inListOrder.filter((line) => line.includes('TEMP B-TREE'))).toEqual([
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+    expect(
+      await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' })),
     ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
+  });
+
+  it("companyName with another parameter is tested beside that parameter's index", async () => {
+    const plan = await queryPlanOf(
+      db,
+      legalEntitySearchQuery(db, { companyNameContains: 'straße', duns: '004567890' }),
+    );
+    expect(plan[0], plan.join('\n')).toContain('INDEX legal_entities_duns (');
+    expect(scans(plan)).toEqual([]);
   });
 });
 

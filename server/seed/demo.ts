@@ -1,5 +1,6 @@
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
+import { renumberCompanyNameOrder } from '../entities/repository.ts';
 import type { AppServices } from '../services.ts';
 import { createGenerator } from './generators.ts';
 import { seedRepository } from './seed-repository.ts';
@@ -29,6 +30,7 @@ export async function ensureDemoData(
       documentKeys: services.documentKeys,
     });
     await seed.insert(generator.batch(DEMO_LEGAL_ENTITIES, DEMO_NATURAL_PERSONS));
+    await renumberCompanyNameOrder(trx);
     const account = await createAccount(trx, DEMO_ACCOUNT.username, {
       displayName: DEMO_ACCOUNT.displayName,
     });
