@@ -135,8 +135,7 @@ async function measureTogether(
     server: scenarios.flatMap((scenario) => (scenario.pid ? [scenario.pid] : [])),
     upstream: scenarios.flatMap((scenario) => (scenario.upstreamPid ? [scenario.upstreamPid] : [])),
   };
-  const cpuOf = (pids: number[]) =>
-    pids.length === 0 ? null : pids.reduce((sum, pid) => sum + (cpuMs(pid) ?? Number.NaN), 0);
+  const cpuOf = (pids: number[]) => (pids.length === 0 ? null : sumOrNull(pids.map(cpuMs)));
   const cpuBefore = { server: cpuOf(cpuPids.server), upstream: cpuOf(cpuPids.upstream) };
   const benchCpuBefore = process.cpuUsage();
   const runs = await Promise.all(scenarios.map((scenario) => runAutocannon(scenario, seconds)));
@@ -144,9 +143,7 @@ async function measureTogether(
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const requests = runs.reduce((sum, run) => sum + run.requests, 0);
   const perRequest = (spentMs: number | null) =>
-    spentMs === null || !Number.isFinite(spentMs) || requests === 0
-      ? null
-      : round(spentMs / requests, 3);
+    spentMs === null || requests === 0 ? null : round(spentMs / requests, 3);
   const spentSince = (now: number | null, before: number | null) =>
     now === null || before === null ? null : now - before;
   const peaks = scenarios.map((scenario) => (scenario.pid ? peakRssMb(scenario.pid) : null));
@@ -191,12 +188,16 @@ function ratioOf(
   return numerator == null || !denominator ? null : round(numerator / denominator, 2);
 }
 
+/** The sum, or null when one part is unknown. */
+function sumOrNull(parts: (number | null)[]): number | null {
+  return parts.some((part) => part === null)
+    ? null
+    : parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+}
+
 /** The CPU time a request cost every process together; null when one was not measured. */
 function totalCpuMs(row: ScenarioResult): number | null {
-  const parts = Object.values(row.cpuMsPerRequest);
-  return parts.some((ms) => ms === null)
-    ? null
-    : parts.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+  return sumOrNull(Object.values(row.cpuMsPerRequest));
 }
 
 function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {

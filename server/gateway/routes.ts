@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestPartOf, type AuditOutcome } from '../audit/audit-trail.ts';
@@ -22,7 +21,7 @@ import { auditOf } from '../decisions/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
-import { ValidTokenCache } from './token-cache.ts';
+import { tokenHashOf, ValidTokenCache } from './token-cache.ts';
 import {
   createUpstreamClient,
   UpstreamFailure,
@@ -114,13 +113,25 @@ function registerGatewayRoutes(
     }
   }
 
+  /** Confirms the caller's token and names the caller, hashing the token once for both. */
+  async function admitCaller(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+  ): Promise<void> {
+    const hash = tokenHashOf(token);
+    await requireValidToken(request, reply, token, hash);
+    await bindCaller(request, token, hash);
+  }
+
   /** Confirms the caller's JWT with the identity service, or a recent confirmation of it. */
   async function requireValidToken(
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
+    hash: string,
   ): Promise<void> {
-    if (validTokens.has(token)) return;
+    if (validTokens.has(hash)) return;
     const response = await exchange(
       request,
       reply,
@@ -136,7 +147,7 @@ function registerGatewayRoutes(
       answer.status === 200 &&
       (answer.value as { isTokenValid?: unknown } | null)?.isTokenValid === true;
     if (isValid) {
-      validTokens.remember(token, expiryOf(answer.value, token));
+      validTokens.remember(hash, expiryOf(answer.value, token));
       return;
     }
     if (answer.status === 200 || answer.status === 401 || answer.status === 403) {
@@ -242,8 +253,7 @@ function registerGatewayRoutes(
       }
       const target = v2TargetOf(request.method, request.url);
       if (!target) return sendPathNotFound(request, reply);
-      await requireValidToken(request, reply, token);
-      await bindCaller(request, token);
+      await admitCaller(request, reply, token);
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
       const response = await exchange(request, reply, { ...target, headers }, true);
@@ -268,16 +278,14 @@ function registerGatewayRoutes(
     if (!token) {
       throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
     }
-    await requireValidToken(request, reply, token);
-    await bindCaller(request, token);
+    await admitCaller(request, reply, token);
   };
 
   /**
    * The reviewer bound to the token at sign-in, with the role the operator gave them; a token
    * signed in elsewhere is named by its JWT, else by a fingerprint of the token.
    */
-  async function bindCaller(request: FastifyRequest, token: string): Promise<void> {
-    const hash = tokenHashOf(token);
+  async function bindCaller(request: FastifyRequest, token: string, hash: string): Promise<void> {
     const bound = await reviewers.reviewerOf(hash, now().getTime());
     const fromJwt = jwtNameOf(token);
     const username = bound ?? (fromJwt === 'unknown' ? `session-${hash.slice(0, 12)}` : fromJwt);
@@ -360,11 +368,6 @@ function expiryOf(answer: unknown, token: string): number | undefined {
     // Not a JWT the gateway can read: the upstream's answer alone decides.
   }
   return candidates.length > 0 ? Math.min(...candidates) : undefined;
-}
-
-/** The stored name of a token: its SHA-256, so the database never holds a usable token. */
-function tokenHashOf(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
 }
 
 function outcomeOf(status: number): AuditOutcome {
