@@ -21,6 +21,7 @@ import { openDatabase } from './db/database.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
+import { keepCompanyNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
 import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
@@ -101,6 +102,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     await registerGateway(app, { ...config, upstream: config.upstream }, now, db);
     await serveConsole(app, config.staticDir);
     return app;
+  }
+  const names = await keepCompanyNamesInListOrder(db);
+  if (names.renumbered) {
+    app.log.info({ late: names.late }, 'Company names numbered in list order again for search.');
   }
   const documentKeys = await (async () => {
     const keys = loadDocumentKeys(config, app.log);

@@ -299,6 +299,15 @@ export async function renumberCompanyNameOrder(db: Db): Promise<void> {
   );
 }
 
+/** How many company names are on the late list (none on PostgreSQL, which keeps no list). */
+export async function lateCompanyNameCount(db: Db): Promise<number> {
+  if (engineOf(db) === 'postgres') return 0;
+  const { rows } = await sql<{
+    late: number;
+  }>`select count(*) as late from legal_entity_name_order_late`.execute(db);
+  return rows[0]?.late ?? 0;
+}
+
 /**
  * The search as one query, every criterion compared folded and served by an index of its own
  * (a company name by LIKE, walking the search-order index or tested beside a narrower criterion;

@@ -11,7 +11,11 @@ import { ApiError } from '../http/errors.ts';
 import { assembleEntities, type Relations } from './assemble.ts';
 import type { ListPositions } from './list-positions.ts';
 import { buildListRecords, listJsonOf, relationKeysOf } from './list-records.ts';
-import { entitiesRepository } from './repository.ts';
+import {
+  entitiesRepository,
+  lateCompanyNameCount,
+  renumberCompanyNameOrder,
+} from './repository.ts';
 
 const KIND_OF_FILTER = {
   all: undefined,
@@ -107,6 +111,23 @@ export async function getNaturalPerson(db: Db, id: string): Promise<NaturalPerso
   const [entity] = await assembleEntities(db, [row], FULL_DETAIL);
   if (entity?.type !== 'Natural Person') throw new Error(`Entity ${id} did not load.`);
   return entity;
+}
+
+/** Late company names past which a start numbers them all again: each costs every search a test. */
+const MAX_LATE_COMPANY_NAMES = 1_000;
+
+/**
+ * At start: renumbers the company names in list order when too many arrived out of it (two
+ * processes creating at once, clocks that step back); returns how many were late.
+ */
+export async function keepCompanyNamesInListOrder(
+  db: Db,
+  maxLate = MAX_LATE_COMPANY_NAMES,
+): Promise<{ late: number; renumbered: boolean }> {
+  const late = await lateCompanyNameCount(db);
+  if (late <= maxLate) return { late, renumbered: false };
+  await db.transaction().execute((trx) => renumberCompanyNameOrder(trx));
+  return { late, renumbered: true };
 }
 
 /** DUNS are stored as 9 digits, so `4567890` is compared as `004567890`. */
