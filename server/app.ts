@@ -21,7 +21,7 @@ import { openDatabase } from './db/database.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
-import { keepCompanyNamesInListOrder } from './entities/service.ts';
+import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
 import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
@@ -103,9 +103,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     await serveConsole(app, config.staticDir);
     return app;
   }
-  const names = await keepCompanyNamesInListOrder(db);
-  if (names.renumbered) {
-    app.log.info({ late: names.late }, 'Company names numbered in list order again for search.');
+  for (const kind of ['company', 'person'] as const) {
+    const names = await keepNamesInListOrder(db, kind);
+    if (names.renumbered) {
+      app.log.info({ kind, late: names.late }, 'Names numbered in list order again for search.');
+    }
   }
   const documentKeys = await (async () => {
     const keys = loadDocumentKeys(config, app.log);

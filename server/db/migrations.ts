@@ -20,7 +20,7 @@ function bytesType(db: Kysely<unknown>) {
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
-import { renumberCompanyNameOrder } from '../entities/repository.ts';
+import { renumberNameOrder } from '../entities/repository.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
 const ROWS_PER_UPDATE = 500;
@@ -1092,7 +1092,55 @@ const migrations: Record<string, Migration> = {
         insert into legal_entity_name_order_fts (rowid, company_name_folded)
           select position, company_name_folded from legal_entity_name_order where entity_id = new.entity_id;
       end`.execute(db);
-      await renumberCompanyNameOrder(db);
+      await renumberNameOrder(db, 'company');
+    },
+  },
+  '0017_person_name_order': {
+    async up(db: Kysely<unknown>) {
+      if (engineOf(db) === 'postgres') return;
+      // Natural persons' names as 0016 did company names: read in list order, stopping at 500.
+      await sql`drop trigger natural_persons_name_fts_insert`.execute(db);
+      await sql`drop trigger natural_persons_name_fts_delete`.execute(db);
+      await sql`drop trigger natural_persons_name_fts_update`.execute(db);
+      await sql`drop table natural_persons_name_fts`.execute(db);
+      await sql`create table natural_person_name_order (
+        position integer primary key,
+        entity_id text not null unique,
+        created_at text not null,
+        first_name_folded text not null,
+        last_name_folded text not null
+      )`.execute(db);
+      await sql`create table natural_person_name_order_late (position integer primary key)`.execute(
+        db,
+      );
+      await sql`create virtual table natural_person_name_order_fts using fts5(first_name_folded, last_name_folded, content='natural_person_name_order', content_rowid='position', tokenize='trigram case_sensitive 1')`.execute(
+        db,
+      );
+      await sql`create trigger natural_person_name_order_insert after insert on natural_persons begin
+        insert into natural_person_name_order (entity_id, created_at, first_name_folded, last_name_folded)
+          values (new.entity_id, (select created_at from entities where id = new.entity_id), new.first_name_folded, new.last_name_folded);
+        insert into natural_person_name_order_fts (rowid, first_name_folded, last_name_folded)
+          select position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = new.entity_id;
+        insert into natural_person_name_order_late (position)
+          select name.position from natural_person_name_order name where name.entity_id = new.entity_id
+            and exists (select 1 from natural_persons later where (later.created_at, later.entity_id) > (name.created_at, name.entity_id));
+      end`.execute(db);
+      await sql`create trigger natural_person_name_order_delete after delete on natural_persons begin
+        insert into natural_person_name_order_fts (natural_person_name_order_fts, rowid, first_name_folded, last_name_folded)
+          select 'delete', position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = old.entity_id;
+        delete from natural_person_name_order_late
+          where position = (select position from natural_person_name_order where entity_id = old.entity_id);
+        delete from natural_person_name_order where entity_id = old.entity_id;
+      end`.execute(db);
+      await sql`create trigger natural_person_name_order_update after update of first_name_folded, last_name_folded on natural_persons begin
+        insert into natural_person_name_order_fts (natural_person_name_order_fts, rowid, first_name_folded, last_name_folded)
+          select 'delete', position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = old.entity_id;
+        update natural_person_name_order set first_name_folded = new.first_name_folded, last_name_folded = new.last_name_folded
+          where entity_id = new.entity_id;
+        insert into natural_person_name_order_fts (rowid, first_name_folded, last_name_folded)
+          select position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = new.entity_id;
+      end`.execute(db);
+      await renumberNameOrder(db, 'person');
     },
   },
 };

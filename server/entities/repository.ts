@@ -98,12 +98,6 @@ export interface NaturalPersonSearch {
   externalId?: string;
 }
 
-/** Which name criteria the trigram index serves (the others walk the search-order index). */
-export interface NameIndexUse {
-  firstName: boolean;
-  lastName: boolean;
-}
-
 export interface NewLegalEntity {
   entity: EntityInput;
   legalEntity: LegalEntityInput;
@@ -156,80 +150,127 @@ function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** A natural person's folded name column, its trigram index (FTS5 over the table's rowid). */
-interface FoldedTextIndex {
-  table: 'natural_persons';
-  column: string;
-  trigramIndex: string;
-}
-
-const FIRST_NAME: FoldedTextIndex = {
-  table: 'natural_persons',
-  column: 'first_name_folded',
-  trigramIndex: 'natural_persons_name_fts',
-};
-const LAST_NAME: FoldedTextIndex = { ...FIRST_NAME, column: 'last_name_folded' };
-
-/** Rowids whose column holds the phrase, from the trigram index alone. */
-function trigramCandidates(index: FoldedTextIndex, folded: string) {
-  return sql`select rowid from ${sql.table(index.trigramIndex)} where ${sql.ref(index.column)} match ${ftsPhrase(folded)}`;
-}
-
 /** `column like '%folded%'`, the condition that decides on every path. */
 function likeContaining(column: string, folded: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} like ${likePatternContaining(folded)} escape '\\'`;
 }
 
 /**
- * Substring of a folded column; `folded` is folded already. With `useIndex` the trigram index
- * (migration 0006) narrows the rows; LIKE still decides, so both paths give the same answer.
- * PostgreSQL: pg_trgm.
+ * A kind's folded names copied in list order (migrations 0016 and 0017): `copy` numbers them by
+ * position, `index` is the FTS5 trigram index over that position, `late` lists the positions of
+ * names that arrived after a later one (an older creation time), whose numbers are out of order.
  */
-function foldedContains(
-  index: FoldedTextIndex,
-  folded: string,
-  useIndex: boolean,
-): Expression<SqlBool> {
-  const like = likeContaining(`${index.table}.${index.column}`, folded);
-  if (!useIndex) return like;
-  return sql<SqlBool>`${sql.ref(`${index.table}.rowid`)} in (${trigramCandidates(index, folded)}) and ${like}`;
+interface NameOrder {
+  table: 'legal_entities' | 'natural_persons';
+  copy: string;
+  late: string;
+  index: string;
+  columns: readonly string[];
 }
 
-/** max(rowid) reads one b-tree page where count(*) reads them all; deletions only raise it. */
-async function rowCountEstimate(db: Db, table: FoldedTextIndex['table']): Promise<number> {
-  const { rows } = await sql<{
-    highest: number | null;
-  }>`select max(rowid) as highest from ${sql.table(table)}`.execute(db);
-  return rows[0]?.highest ?? 0;
+const NAME_ORDERS = {
+  company: {
+    table: 'legal_entities',
+    copy: 'legal_entity_name_order',
+    late: 'legal_entity_name_order_late',
+    index: 'legal_entity_name_order_fts',
+    columns: ['company_name_folded'],
+  },
+  person: {
+    table: 'natural_persons',
+    copy: 'natural_person_name_order',
+    late: 'natural_person_name_order_late',
+    index: 'natural_person_name_order_fts',
+    columns: ['first_name_folded', 'last_name_folded'],
+  },
+} as const satisfies Record<string, NameOrder>;
+
+export type NameKind = keyof typeof NAME_ORDERS;
+
+/** A folded fragment to find in one of a kind's name columns. */
+export interface NameFragment {
+  column: string;
+  folded: string;
 }
 
 /**
- * Whether the trigram index should serve this natural-person name fragment. It needs one trigram
- * (code points, as the tokenizer counts). Then with C index candidates among N rows, the index
- * path looks up and sorts C rows, while the LIKE path walks the (created_at, entity_id, folded text) index and reads about
- * MAX_SEARCH_RESULTS * N / C entries before it has enough, each about 8 times cheaper than a
- * candidate: the index wins while C² < MAX_SEARCH_RESULTS * N / 8 (at 100,000 entities 2,500
- * candidates; measured on company names before they moved to companyNameInListOrderQuery: "ltd",
- * 15,000, 37 ms by index and 8 ms by LIKE; a fragment in no name 0.3 ms by index, 30 ms by LIKE).
+ * Name fragments alone, on SQLite, at least one long enough for a trigram: the kind's trigram
+ * index is read in list order and stops at the 500th match, whatever the number of candidates.
+ * Late names are tested apart and merged in; LIKE decides, as on the other paths. CROSS JOIN
+ * keeps the index and the late list as the outer loops. Exported for the query-plan tests.
  */
-async function trigramIndexServes(
-  db: Db,
-  index: FoldedTextIndex,
-  folded: string,
-  maxCandidates: number | undefined,
-): Promise<boolean> {
-  // PostgreSQL's planner chooses pg_trgm's GIN index for the LIKE itself, from its statistics.
-  if (engineOf(db) === 'postgres') return false;
-  if (Array.from(folded).length < TRIGRAM_LENGTH) return false;
-  const limit =
-    maxCandidates ??
-    Math.ceil(Math.sqrt((MAX_SEARCH_RESULTS * (await rowCountEstimate(db, index.table))) / 8));
-  const { rows } = await sql<{
-    candidates: number;
-  }>`select count(*) as candidates from (${trigramCandidates(index, folded)} limit ${limit + 1})`.execute(
+export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFragment[]) {
+  const names = NAME_ORDERS[kind];
+  const index = sql.table(names.index);
+  const likes = sql.join(
+    fragments.map(({ column, folded }) => likeContaining(`name.${column}`, folded)),
+    sql` and `,
+  );
+  const match = fragments
+    .filter(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH)
+    .map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`)
+    .join(' AND ');
+  return sql<{ entity_id: string }>`select entity_id from (
+      select * from (
+        select name.created_at, name.entity_id from ${index}
+          cross join ${sql.table(names.copy)} name on name.position = ${index}.rowid
+          where ${index} match ${match}
+            and ${likes}
+            and name.position not in (select position from ${sql.table(names.late)})
+          order by ${index}.rowid
+          limit ${MAX_SEARCH_RESULTS}
+      )
+      union all
+      select name.created_at, name.entity_id from ${sql.table(names.late)} late
+        cross join ${sql.table(names.copy)} name on name.position = late.position
+        where ${likes}
+    )
+    order by created_at, entity_id
+    limit ${MAX_SEARCH_RESULTS}`;
+}
+
+/** The fragments when the search is for names alone and one of them can use the trigram index. */
+function nameFragmentsAlone(
+  criteria: object,
+  nameColumns: Record<string, string>,
+): NameFragment[] | undefined {
+  const given = Object.entries(criteria).filter(([, value]) => value !== undefined);
+  const fragments: NameFragment[] = [];
+  for (const [key, value] of given) {
+    const column = nameColumns[key];
+    if (column === undefined || typeof value !== 'string') return undefined;
+    fragments.push({ column, folded: foldForSearch(value) });
+  }
+  const indexed = fragments.some(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH);
+  return indexed ? fragments : undefined;
+}
+
+/**
+ * Numbers every name of a kind in list order again, emptying its late list; after a bulk load
+ * (the seed writes in random creation order), at a start with too many late, and by the
+ * migrations. One transaction's work.
+ */
+export async function renumberNameOrder(db: Db, kind: NameKind): Promise<void> {
+  if (engineOf(db) === 'postgres') return;
+  const names = NAME_ORDERS[kind];
+  const columns = sql.join(names.columns.map((column) => sql.ref(column)));
+  await sql`delete from ${sql.table(names.late)}`.execute(db);
+  await sql`delete from ${sql.table(names.copy)}`.execute(db);
+  await sql`insert into ${sql.table(names.copy)} (position, entity_id, created_at, ${columns})
+    select row_number() over (order by created_at, entity_id), entity_id, created_at, ${columns}
+    from ${sql.table(names.table)} order by created_at, entity_id`.execute(db);
+  await sql`insert into ${sql.table(names.index)} (${sql.raw(names.index)}) values ('rebuild')`.execute(
     db,
   );
-  return (rows[0]?.candidates ?? 0) <= limit;
+}
+
+/** How many of a kind's names are late (none on PostgreSQL, which keeps no list). */
+export async function lateNameCount(db: Db, kind: NameKind): Promise<number> {
+  if (engineOf(db) === 'postgres') return 0;
+  const { rows } = await sql<{
+    late: number;
+  }>`select count(*) as late from ${sql.table(NAME_ORDERS[kind].late)}`.execute(db);
+  return rows[0]?.late ?? 0;
 }
 
 /**
@@ -241,71 +282,6 @@ function equalsAsciiIgnoringCase(db: Db, column: string, folded: string): Expres
   return engineOf(db) === 'postgres'
     ? sql<SqlBool>`lower(${sql.ref(column)}) = ${folded}`
     : sql<SqlBool>`${sql.ref(column)} = ${folded} collate nocase`;
-}
-
-/** Whether the search is for a company-name fragment alone, long enough for the trigram index. */
-function isCompanyNameFragmentAlone(
-  search: LegalEntitySearch,
-): search is { companyNameContains: string } {
-  const given = Object.entries(search).filter(([, value]) => value !== undefined);
-  return (
-    given.length === 1 &&
-    search.companyNameContains !== undefined &&
-    Array.from(foldForSearch(search.companyNameContains)).length >= TRIGRAM_LENGTH
-  );
-}
-
-/**
- * A company-name fragment alone, on SQLite: the trigram index over the names numbered in list
- * order (migration 0016) is read in that order and stops at the 500th match, whatever the number
- * of candidates. Names inserted out of that order (`legal_entity_name_order_late`) are tested
- * apart and merged in; LIKE decides, as on the other paths. CROSS JOIN keeps the index and the
- * late list as the outer loops. Exported for the query-plan tests.
- */
-export function companyNameInListOrderQuery(folded: string) {
-  const like = likePatternContaining(folded);
-  return sql<{ entity_id: string }>`select entity_id from (
-      select * from (
-        select name.created_at, name.entity_id from legal_entity_name_order_fts
-          cross join legal_entity_name_order name on name.position = legal_entity_name_order_fts.rowid
-          where legal_entity_name_order_fts.company_name_folded match ${ftsPhrase(folded)}
-            and name.company_name_folded like ${like} escape '\\'
-            and name.position not in (select position from legal_entity_name_order_late)
-          order by legal_entity_name_order_fts.rowid
-          limit ${MAX_SEARCH_RESULTS}
-      )
-      union all
-      select name.created_at, name.entity_id from legal_entity_name_order_late late
-        cross join legal_entity_name_order name on name.position = late.position
-        where name.company_name_folded like ${like} escape '\\'
-    )
-    order by created_at, entity_id
-    limit ${MAX_SEARCH_RESULTS}`;
-}
-
-/**
- * Numbers every company name in list order again, emptying the late list; after a bulk load
- * (the seed writes in random creation order) and by migration 0016. One transaction's work.
- */
-export async function renumberCompanyNameOrder(db: Db): Promise<void> {
-  if (engineOf(db) === 'postgres') return;
-  await sql`delete from legal_entity_name_order_late`.execute(db);
-  await sql`delete from legal_entity_name_order`.execute(db);
-  await sql`insert into legal_entity_name_order (position, entity_id, created_at, company_name_folded)
-    select row_number() over (order by created_at, entity_id), entity_id, created_at, company_name_folded
-    from legal_entities order by created_at, entity_id`.execute(db);
-  await sql`insert into legal_entity_name_order_fts (legal_entity_name_order_fts) values ('rebuild')`.execute(
-    db,
-  );
-}
-
-/** How many company names are on the late list (none on PostgreSQL, which keeps no list). */
-export async function lateCompanyNameCount(db: Db): Promise<number> {
-  if (engineOf(db) === 'postgres') return 0;
-  const { rows } = await sql<{
-    late: number;
-  }>`select count(*) as late from legal_entity_name_order_late`.execute(db);
-  return rows[0]?.late ?? 0;
 }
 
 /**
@@ -390,11 +366,7 @@ function externalIdMatches(db: Db, externalId: string) {
 }
 
 /** The natural-person search as one query, like legalEntitySearchQuery; exported for its plan tests. */
-export function naturalPersonSearchQuery(
-  db: Db,
-  search: NaturalPersonSearch,
-  useTrigramIndex: NameIndexUse,
-) {
+export function naturalPersonSearchQuery(db: Db, search: NaturalPersonSearch) {
   return (
     db
       .selectFrom('natural_persons')
@@ -403,19 +375,17 @@ export function naturalPersonSearchQuery(
         const conditions: Expression<SqlBool>[] = [];
         if (search.firstNameContains !== undefined) {
           conditions.push(
-            foldedContains(
-              FIRST_NAME,
+            likeContaining(
+              'natural_persons.first_name_folded',
               foldForSearch(search.firstNameContains),
-              useTrigramIndex.firstName,
             ),
           );
         }
         if (search.lastNameContains !== undefined) {
           conditions.push(
-            foldedContains(
-              LAST_NAME,
+            likeContaining(
+              'natural_persons.last_name_folded',
               foldForSearch(search.lastNameContains),
-              useTrigramIndex.lastName,
             ),
           );
         }
@@ -674,31 +644,29 @@ export function entitiesRepository(db: Db) {
       search: LegalEntitySearch,
       plan: 'best' | 'walk' = 'best',
     ): Promise<string[]> {
-      if (plan === 'best' && engineOf(db) === 'sqlite' && isCompanyNameFragmentAlone(search)) {
-        const { rows } = await companyNameInListOrderQuery(
-          foldForSearch(search.companyNameContains),
-        ).execute(db);
+      const fragments = nameFragmentsAlone(search, { companyNameContains: 'company_name_folded' });
+      if (plan === 'best' && engineOf(db) === 'sqlite' && fragments) {
+        const { rows } = await namesInListOrderQuery('company', fragments).execute(db);
         return rows.map((row) => row.entity_id);
       }
       const rows = await legalEntitySearchQuery(db, search).execute();
       return rows.map((row) => row.entity_id);
     },
 
-    /**
-     * IDs of the natural persons matching every given criterion, oldest first; `maxIndexCandidates`
-     * as for searchLegalEntities.
-     */
+    /** IDs of the natural persons matching every given criterion, oldest first; `plan` as above. */
     async searchNaturalPersons(
       search: NaturalPersonSearch,
-      maxIndexCandidates?: number,
+      plan: 'best' | 'walk' = 'best',
     ): Promise<string[]> {
-      const serves = async (index: FoldedTextIndex, text: string | undefined) =>
-        text !== undefined &&
-        (await trigramIndexServes(db, index, foldForSearch(text), maxIndexCandidates));
-      const rows = await naturalPersonSearchQuery(db, search, {
-        firstName: await serves(FIRST_NAME, search.firstNameContains),
-        lastName: await serves(LAST_NAME, search.lastNameContains),
-      }).execute();
+      const fragments = nameFragmentsAlone(search, {
+        firstNameContains: 'first_name_folded',
+        lastNameContains: 'last_name_folded',
+      });
+      if (plan === 'best' && engineOf(db) === 'sqlite' && fragments) {
+        const { rows } = await namesInListOrderQuery('person', fragments).execute(db);
+        return rows.map((row) => row.entity_id);
+      }
+      const rows = await naturalPersonSearchQuery(db, search).execute();
       return rows.map((row) => row.entity_id);
     },
 

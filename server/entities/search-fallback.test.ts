@@ -3,8 +3,8 @@ import { foldForSearch } from '../../src/contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { entitiesRepository, lateCompanyNameCount, MAX_SEARCH_RESULTS } from './repository.ts';
-import { keepCompanyNamesInListOrder } from './service.ts';
+import { entitiesRepository, lateNameCount, MAX_SEARCH_RESULTS } from './repository.ts';
+import { keepNamesInListOrder } from './service.ts';
 import { uniqueSuffix } from './test-payloads.ts';
 
 let server: TestServer;
@@ -75,13 +75,19 @@ describe('companyName search: index path and LIKE fallback', () => {
     'give identical answers for common, rare, short and absent fragments, %s',
     async (_, renumbered) => {
       const db = server.app.services.db;
-      const late = await lateCompanyNameCount(db);
+      const late = await lateNameCount(db, 'company');
       if (renumbered) {
         // What a start does: nothing at the limit, everything past it.
-        expect(await keepCompanyNamesInListOrder(db, late)).toEqual({ late, renumbered: false });
-        expect(await keepCompanyNamesInListOrder(db, late - 1)).toEqual({ late, renumbered: true });
+        expect(await keepNamesInListOrder(db, 'company', late)).toEqual({
+          late,
+          renumbered: false,
+        });
+        expect(await keepNamesInListOrder(db, 'company', late - 1)).toEqual({
+          late,
+          renumbered: true,
+        });
       }
-      expect(await lateCompanyNameCount(db)).toSatisfy((now: number) =>
+      expect(await lateNameCount(db, 'company')).toSatisfy((now: number) =>
         renumbered ? now === 0 : now > 100,
       );
       const repository = entitiesRepository(server.app.services.db);

@@ -5,8 +5,8 @@ import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import {
-  companyNameInListOrderQuery,
   legalEntitySearchQuery,
+  namesInListOrderQuery,
   naturalPersonSearchQuery,
   type LegalEntitySearch,
   type NaturalPersonSearch,
@@ -30,6 +30,23 @@ function scans(plan: string[]): string[] {
   return plan.filter((line) => line.startsWith('SCAN ') && !line.includes('VIRTUAL TABLE'));
 }
 
+/** A plan that reads the trigram index in list order and sorts only the answers. */
+function expectReadInListOrder(plan: string[], index: string) {
+  expect(
+    plan.some((line) => line.includes('VIRTUAL TABLE INDEX') && line.includes(index)),
+    plan.join('\n'),
+  ).toBe(true);
+  // The late names, a short list, are read whole; the others are subquery results.
+  expect(
+    scans(plan).filter((line) => !line.startsWith('SCAN (subquery')),
+    plan.join('\n'),
+  ).toEqual(['SCAN late']);
+  // The only sort is of the (at most 500) answers merged with the late ones.
+  expect(plan.filter((line) => line.includes('TEMP B-TREE'))).toEqual([
+    'USE TEMP B-TREE FOR ORDER BY',
+  ]);
+}
+
 describe('legal-entity search query plans', () => {
   it.each<[string, LegalEntitySearch, string]>([
     ['registrationNumber', { registrationNumber: 'HRB 1' }, 'legal_entities_registration'],
@@ -48,23 +65,13 @@ describe('legal-entity search query plans', () => {
   });
 
   it('companyName reads the trigram index in list order, or walks the covering search-order index', async () => {
-    const inListOrder = await queryPlanOf(db, companyNameInListOrderQuery('straße'));
-    expect(
-      inListOrder.some(
-        (line) =>
-          line.includes('VIRTUAL TABLE INDEX') && line.includes('legal_entity_name_order_fts'),
+    expectReadInListOrder(
+      await queryPlanOf(
+        db,
+        namesInListOrderQuery('company', [{ column: 'company_name_folded', folded: 'straße' }]),
       ),
-      inListOrder.join('\n'),
-    ).toBe(true);
-    // The late names, a short list, are read whole; the others are subquery results.
-    expect(
-      scans(inListOrder).filter((line) => !line.startsWith('SCAN (subquery')),
-      inListOrder.join('\n'),
-    ).toEqual(['SCAN late']);
-    // Read in list order: the only sort is of the (at most 500) answers merged with the late ones.
-    expect(inListOrder.filter((line) => line.includes('TEMP B-TREE'))).toEqual([
-      'USE TEMP B-TREE FOR ORDER BY',
-    ]);
+      'legal_entity_name_order_fts',
+    );
     expect(
       await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' })),
     ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
@@ -81,14 +88,12 @@ describe('legal-entity search query plans', () => {
 });
 
 describe('natural-person search query plans', () => {
-  const likeOnly = { firstName: false, lastName: false };
-
   it.each<[string, NaturalPersonSearch, string]>([
     ['email', { email: 'zoe@example.com' }, 'natural_persons_email_folded'],
     ['phone', { phoneDigits: '442079460000' }, 'natural_persons_phone'],
     ['externalID', { externalId: 'CRM-1' }, 'entities_external_id_folded'],
   ])('%s is looked up in its index, no table is scanned', async (_name, search, index) => {
-    const plan = await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly));
+    const plan = await queryPlanOf(db, naturalPersonSearchQuery(db, search));
     expect(
       plan.some((line) => line.includes(` INDEX ${index} (`)),
       plan.join('\n'),
@@ -98,13 +103,17 @@ describe('natural-person search query plans', () => {
 
   it('firstName and lastName read the trigram index, or walk the covering search-order index', async () => {
     const search = { firstNameContains: 'zoë', lastNameContains: 'straße' };
-    const byIndex = await queryPlanOf(
-      db,
-      naturalPersonSearchQuery(db, search, { firstName: true, lastName: true }),
+    expectReadInListOrder(
+      await queryPlanOf(
+        db,
+        namesInListOrderQuery('person', [
+          { column: 'first_name_folded', folded: 'zoë' },
+          { column: 'last_name_folded', folded: 'straße' },
+        ]),
+      ),
+      'natural_person_name_order_fts',
     );
-    expect(byIndex.some((line) => line.includes('natural_persons_name_fts'))).toBe(true);
-    expect(scans(byIndex)).toEqual([]);
-    expect(await queryPlanOf(db, naturalPersonSearchQuery(db, search, likeOnly))).toEqual([
+    expect(await queryPlanOf(db, naturalPersonSearchQuery(db, search))).toEqual([
       'SCAN natural_persons USING COVERING INDEX natural_persons_search_order',
     ]);
   });

@@ -13,8 +13,9 @@ import type { ListPositions } from './list-positions.ts';
 import { buildListRecords, listJsonOf, relationKeysOf } from './list-records.ts';
 import {
   entitiesRepository,
-  lateCompanyNameCount,
-  renumberCompanyNameOrder,
+  lateNameCount,
+  type NameKind,
+  renumberNameOrder,
 } from './repository.ts';
 
 const KIND_OF_FILTER = {
@@ -113,20 +114,21 @@ export async function getNaturalPerson(db: Db, id: string): Promise<NaturalPerso
   return entity;
 }
 
-/** Late company names past which a start numbers them all again: each costs every search a test. */
-const MAX_LATE_COMPANY_NAMES = 1_000;
+/** Late names of a kind past which a start numbers them all again: each costs every search a test. */
+const MAX_LATE_NAMES = 1_000;
 
 /**
- * At start: renumbers the company names in list order when too many arrived out of it (two
+ * At start: renumbers a kind's names in list order when too many arrived out of it (two
  * processes creating at once, clocks that step back); returns how many were late.
  */
-export async function keepCompanyNamesInListOrder(
+export async function keepNamesInListOrder(
   db: Db,
-  maxLate = MAX_LATE_COMPANY_NAMES,
+  kind: NameKind,
+  maxLate = MAX_LATE_NAMES,
 ): Promise<{ late: number; renumbered: boolean }> {
-  const late = await lateCompanyNameCount(db);
+  const late = await lateNameCount(db, kind);
   if (late <= maxLate) return { late, renumbered: false };
-  await db.transaction().execute((trx) => renumberCompanyNameOrder(trx));
+  await db.transaction().execute((trx) => renumberNameOrder(trx, kind));
   return { late, renumbered: true };
 }
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
-import { renumberCompanyNameOrder } from '../entities/repository.ts';
+import { renumberNameOrder } from '../entities/repository.ts';
 import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import { createGenerator, type SeedRows } from './generators.ts';
@@ -115,7 +115,10 @@ async function main() {
     // After the load rather than per batch: written in list order, a page's records are neighbours.
     const listRecords = await rebuildListRecords(db);
     // The batches come in random creation order; search reads the names in list order.
-    await repository.inTransaction((trx) => renumberCompanyNameOrder(trx));
+    await repository.inTransaction(async (trx) => {
+      await renumberNameOrder(trx, 'company');
+      await renumberNameOrder(trx, 'person');
+    });
     await repository.refreshStatistics();
     const total = Object.values(written).reduce((sum, count) => sum + count, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

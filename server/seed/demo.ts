@@ -1,6 +1,6 @@
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { renumberCompanyNameOrder } from '../entities/repository.ts';
+import { renumberNameOrder } from '../entities/repository.ts';
 import type { AppServices } from '../services.ts';
 import { createGenerator } from './generators.ts';
 import { seedRepository } from './seed-repository.ts';
@@ -30,7 +30,8 @@ export async function ensureDemoData(
       documentKeys: services.documentKeys,
     });
     await seed.insert(generator.batch(DEMO_LEGAL_ENTITIES, DEMO_NATURAL_PERSONS));
-    await renumberCompanyNameOrder(trx);
+    await renumberNameOrder(trx, 'company');
+    await renumberNameOrder(trx, 'person');
     const account = await createAccount(trx, DEMO_ACCOUNT.username, {
       displayName: DEMO_ACCOUNT.displayName,
     });
