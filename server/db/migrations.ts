@@ -58,6 +58,74 @@ async function fillComputedColumn(
   }
 }
 
+/**
+ * SQLite (0016, 0017): drops a table's trigram index over its rowid and its triggers, and creates
+ * `copy` (the folded name columns numbered by `position`), `copy`_late (positions of names
+ * inserted after a later one in list order) and `copy`_fts (the trigram index over `position`),
+ * kept by triggers on `table`. The caller numbers the rows (renumberNameOrder).
+ */
+async function replaceNameIndexWithListOrderCopy(
+  db: Kysely<unknown>,
+  names: { table: string; oldIndex: string; copy: string; columns: readonly string[] },
+): Promise<void> {
+  const { table, oldIndex, copy } = names;
+  const late = `${copy}_late`;
+  const index = `${copy}_fts`;
+  const columns = names.columns.join(', ');
+  const newValues = names.columns.map((column) => `new.${column}`).join(', ');
+  const setNew = names.columns.map((column) => `${column} = new.${column}`).join(', ');
+  for (const suffix of ['insert', 'delete', 'update']) {
+    await sql`drop trigger ${sql.raw(`${oldIndex}_${suffix}`)}`.execute(db);
+  }
+  await sql`drop table ${sql.raw(oldIndex)}`.execute(db);
+  await sql`create table ${sql.raw(copy)} (
+    position integer primary key,
+    entity_id text not null unique,
+    created_at text not null,
+    ${sql.raw(names.columns.map((column) => `${column} text not null`).join(',\n    '))}
+  )`.execute(db);
+  await sql`create table ${sql.raw(late)} (position integer primary key)`.execute(db);
+  await sql`create virtual table ${sql.raw(index)} using fts5(${sql.raw(columns)}, content='${sql.raw(copy)}', content_rowid='position', tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
+  // The table's created_at is filled by another insert trigger (0004, 0006); the entity has it.
+  await sql
+    .raw(
+      `create trigger ${copy}_insert after insert on ${table} begin
+    insert into ${copy} (entity_id, created_at, ${columns})
+      values (new.entity_id, (select created_at from entities where id = new.entity_id), ${newValues});
+    insert into ${index} (rowid, ${columns})
+      select position, ${columns} from ${copy} where entity_id = new.entity_id;
+    insert into ${late} (position)
+      select name.position from ${copy} name where name.entity_id = new.entity_id
+        and exists (select 1 from ${table} later where (later.created_at, later.entity_id) > (name.created_at, name.entity_id));
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${copy}_delete after delete on ${table} begin
+    insert into ${index} (${index}, rowid, ${columns})
+      select 'delete', position, ${columns} from ${copy} where entity_id = old.entity_id;
+    delete from ${late}
+      where position = (select position from ${copy} where entity_id = old.entity_id);
+    delete from ${copy} where entity_id = old.entity_id;
+  end`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger ${copy}_update after update of ${columns} on ${table} begin
+    insert into ${index} (${index}, rowid, ${columns})
+      select 'delete', position, ${columns} from ${copy} where entity_id = old.entity_id;
+    update ${copy} set ${setNew} where entity_id = new.entity_id;
+    insert into ${index} (rowid, ${columns})
+      select position, ${columns} from ${copy} where entity_id = new.entity_id;
+  end`,
+    )
+    .execute(db);
+}
+
 /** Versioned migrations, applied in name order at start-up. Never edit one that has shipped. */
 const migrations: Record<string, Migration> = {
   '0001_initial': {
@@ -1051,47 +1119,12 @@ const migrations: Record<string, Migration> = {
       // The trigram index moves to a narrow copy of the names numbered in list order, so a search
       // reads its matches oldest first and stops at the 500th, instead of looking up and sorting
       // every candidate (a cost that grew as the square root of the entities).
-      await sql`drop trigger legal_entities_company_name_fts_insert`.execute(db);
-      await sql`drop trigger legal_entities_company_name_fts_delete`.execute(db);
-      await sql`drop trigger legal_entities_company_name_fts_update`.execute(db);
-      await sql`drop table legal_entities_company_name_fts`.execute(db);
-      await sql`create table legal_entity_name_order (
-        position integer primary key,
-        entity_id text not null unique,
-        created_at text not null,
-        company_name_folded text not null
-      )`.execute(db);
-      // Positions of names inserted after one later in list order: their numbers are out of order.
-      await sql`create table legal_entity_name_order_late (position integer primary key)`.execute(
-        db,
-      );
-      await sql`create virtual table legal_entity_name_order_fts using fts5(company_name_folded, content='legal_entity_name_order', content_rowid='position', tokenize='trigram case_sensitive 1')`.execute(
-        db,
-      );
-      // legal_entities.created_at is filled by another insert trigger (0004); the entity has it.
-      await sql`create trigger legal_entity_name_order_insert after insert on legal_entities begin
-        insert into legal_entity_name_order (entity_id, created_at, company_name_folded)
-          values (new.entity_id, (select created_at from entities where id = new.entity_id), new.company_name_folded);
-        insert into legal_entity_name_order_fts (rowid, company_name_folded)
-          select position, company_name_folded from legal_entity_name_order where entity_id = new.entity_id;
-        insert into legal_entity_name_order_late (position)
-          select name.position from legal_entity_name_order name where name.entity_id = new.entity_id
-            and exists (select 1 from legal_entities later where (later.created_at, later.entity_id) > (name.created_at, name.entity_id));
-      end`.execute(db);
-      await sql`create trigger legal_entity_name_order_delete after delete on legal_entities begin
-        insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rowid, company_name_folded)
-          select 'delete', position, company_name_folded from legal_entity_name_order where entity_id = old.entity_id;
-        delete from legal_entity_name_order_late
-          where position = (select position from legal_entity_name_order where entity_id = old.entity_id);
-        delete from legal_entity_name_order where entity_id = old.entity_id;
-      end`.execute(db);
-      await sql`create trigger legal_entity_name_order_update after update of company_name_folded on legal_entities begin
-        insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rowid, company_name_folded)
-          select 'delete', position, company_name_folded from legal_entity_name_order where entity_id = old.entity_id;
-        update legal_entity_name_order set company_name_folded = new.company_name_folded where entity_id = new.entity_id;
-        insert into legal_entity_name_order_fts (rowid, company_name_folded)
-          select position, company_name_folded from legal_entity_name_order where entity_id = new.entity_id;
-      end`.execute(db);
+      await replaceNameIndexWithListOrderCopy(db, {
+        table: 'legal_entities',
+        oldIndex: 'legal_entities_company_name_fts',
+        copy: 'legal_entity_name_order',
+        columns: ['company_name_folded'],
+      });
       await renumberNameOrder(db, 'company');
     },
   },
@@ -1099,47 +1132,12 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       if (engineOf(db) === 'postgres') return;
       // Natural persons' names as 0016 did company names: read in list order, stopping at 500.
-      await sql`drop trigger natural_persons_name_fts_insert`.execute(db);
-      await sql`drop trigger natural_persons_name_fts_delete`.execute(db);
-      await sql`drop trigger natural_persons_name_fts_update`.execute(db);
-      await sql`drop table natural_persons_name_fts`.execute(db);
-      await sql`create table natural_person_name_order (
-        position integer primary key,
-        entity_id text not null unique,
-        created_at text not null,
-        first_name_folded text not null,
-        last_name_folded text not null
-      )`.execute(db);
-      await sql`create table natural_person_name_order_late (position integer primary key)`.execute(
-        db,
-      );
-      await sql`create virtual table natural_person_name_order_fts using fts5(first_name_folded, last_name_folded, content='natural_person_name_order', content_rowid='position', tokenize='trigram case_sensitive 1')`.execute(
-        db,
-      );
-      await sql`create trigger natural_person_name_order_insert after insert on natural_persons begin
-        insert into natural_person_name_order (entity_id, created_at, first_name_folded, last_name_folded)
-          values (new.entity_id, (select created_at from entities where id = new.entity_id), new.first_name_folded, new.last_name_folded);
-        insert into natural_person_name_order_fts (rowid, first_name_folded, last_name_folded)
-          select position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = new.entity_id;
-        insert into natural_person_name_order_late (position)
-          select name.position from natural_person_name_order name where name.entity_id = new.entity_id
-            and exists (select 1 from natural_persons later where (later.created_at, later.entity_id) > (name.created_at, name.entity_id));
-      end`.execute(db);
-      await sql`create trigger natural_person_name_order_delete after delete on natural_persons begin
-        insert into natural_person_name_order_fts (natural_person_name_order_fts, rowid, first_name_folded, last_name_folded)
-          select 'delete', position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = old.entity_id;
-        delete from natural_person_name_order_late
-          where position = (select position from natural_person_name_order where entity_id = old.entity_id);
-        delete from natural_person_name_order where entity_id = old.entity_id;
-      end`.execute(db);
-      await sql`create trigger natural_person_name_order_update after update of first_name_folded, last_name_folded on natural_persons begin
-        insert into natural_person_name_order_fts (natural_person_name_order_fts, rowid, first_name_folded, last_name_folded)
-          select 'delete', position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = old.entity_id;
-        update natural_person_name_order set first_name_folded = new.first_name_folded, last_name_folded = new.last_name_folded
-          where entity_id = new.entity_id;
-        insert into natural_person_name_order_fts (rowid, first_name_folded, last_name_folded)
-          select position, first_name_folded, last_name_folded from natural_person_name_order where entity_id = new.entity_id;
-      end`.execute(db);
+      await replaceNameIndexWithListOrderCopy(db, {
+        table: 'natural_persons',
+        oldIndex: 'natural_persons_name_fts',
+        copy: 'natural_person_name_order',
+        columns: ['first_name_folded', 'last_name_folded'],
+      });
       await renumberNameOrder(db, 'person');
     },
   },
