@@ -28,6 +28,8 @@ function jwtOf(claims: Record<string, unknown>): string {
 }
 const REVIEWER_TOKEN = jwtOf({ sub: 'u-17', name: 'Grace Reviewer' });
 const SUBJECT_ONLY_TOKEN = jwtOf({ sub: 'u-18' });
+/** A token the identity service accepts but the gateway cannot read as a JWT. */
+const OPAQUE_TOKEN = 'opaque-session-token';
 
 let upstream: RecordingUpstream;
 let gateway: App;
@@ -41,7 +43,7 @@ beforeAll(async () => {
   upstream = await startRecordingUpstream();
   upstream.handle((request, response) => {
     if (request.url === '/api/tokenvalid') {
-      const valid = [REVIEWER_TOKEN, SUBJECT_ONLY_TOKEN].some(
+      const valid = [REVIEWER_TOKEN, SUBJECT_ONLY_TOKEN, OPAQUE_TOKEN].some(
         (token) => request.headers.authorization === `Bearer ${token}`,
       );
       sendJson(response, valid ? 200 : 401, valid ? { isTokenValid: true } : { message: 'no' });
@@ -230,6 +232,15 @@ describe('request history kept by the gateway', () => {
     expect((await requestUpdate(entityId, 'No address', SUBJECT_ONLY_TOKEN)).status).toBe(202);
     const [record] = await historyOf(entityId);
     expect(record).toMatchObject({ recipientEmail: '', requestedBy: 'u-18', status: 'sent' });
+  });
+
+  it('names a token that is not a JWT by a fingerprint of it, never the token', async () => {
+    acceptingUpstream('ceo@client.example');
+    const entityId = crypto.randomUUID();
+    expect((await requestUpdate(entityId, 'Opaque', OPAQUE_TOKEN)).status).toBe(202);
+    const fingerprint = crypto.createHash('sha256').update(OPAQUE_TOKEN).digest('hex').slice(0, 12);
+    const [record] = await historyOf(entityId);
+    expect(record).toMatchObject({ requestedBy: `session-${fingerprint}`, status: 'sent' });
   });
 
   it('records a failed delivery with the identity service’s message and passes its answer on', async () => {

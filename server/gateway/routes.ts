@@ -287,8 +287,7 @@ function registerGatewayRoutes(
    */
   async function bindCaller(request: FastifyRequest, token: string, hash: string): Promise<void> {
     const bound = await reviewers.reviewerOf(hash, now().getTime());
-    const fromJwt = jwtNameOf(token);
-    const username = bound ?? (fromJwt === 'unknown' ? `session-${hash.slice(0, 12)}` : fromJwt);
+    const username = bound ?? unboundNameOf(token, hash);
     request.caller = {
       accountId: '',
       username,
@@ -399,8 +398,8 @@ function usernameOfForm(form: Buffer, contentType: string): string {
   return (part?.[1] ?? '').trim().slice(0, 100);
 }
 
-/** The reviewer a JWT names (`name`, else `sub`), for a token not bound here; 'unknown' if none. */
-function jwtNameOf(token: string): string {
+/** A token not bound here: the reviewer its JWT names (`name`, else `sub`), else a fingerprint. */
+function unboundNameOf(token: string, hash: string): string {
   try {
     const { name, sub } = decodeJwt(token);
     if (typeof name === 'string' && name.trim() !== '') return name;
@@ -408,5 +407,5 @@ function jwtNameOf(token: string): string {
   } catch {
     // Not a JWT the gateway can read: the identity service accepted it, the name stays unknown.
   }
-  return 'unknown';
+  return `session-${hash.slice(0, 12)}`;
 }
