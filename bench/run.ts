@@ -25,7 +25,7 @@ only when a benchmark cannot run.
   --quick        2,000 entities and 3 s per scenario: a smoke run
   --keep         keep the generated DATA_DIR and print where it is
   --no-postgres  the server part on SQLite only
-  --scale N      also the scale scenarios (list cached and not, by id, cache-missing search, review
+  --scale N      also the scale scenarios (list cached and not, by id, cache-missing searches, review
                  queue) at N legal entities on SQLite, against the same at 100,000 (not with --quick)
 `;
 

@@ -400,6 +400,10 @@ interface LegalEntityLike {
   corporateInformation?: { companyName: string; duns: string };
 }
 
+interface NaturalPersonLike {
+  personalInformation?: { lastName: string };
+}
+
 export interface ServerBenchOptions {
   seconds: number;
   /** Also measure the in-memory limit and json-server (once per run is enough). */
@@ -418,6 +422,7 @@ export const SCALE_SCENARIOS = [
   'list, a different page each time',
   'legal entity by id',
   'search companyName, a different fragment each time',
+  'search lastName, a different fragment each time',
   REVIEW_QUEUE_SCENARIO_PREFIX,
 ];
 
@@ -487,13 +492,31 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
     }
     // Parts of names as a reviewer types them: 3 to 8 characters from anywhere in the name, a fifth
     // in capitals (accented names among them: ÖSTERREICHISCHE, STRASSE for Straße), all folded.
-    const missFragments = new Set<string>();
-    for (let attempt = 0; missFragments.size < 1_000 && attempt < 100_000; attempt++) {
-      const name = random.pick(names);
-      const from = random.int(0, Math.max(0, name.length - 3));
-      const fragment = name.slice(from, from + random.int(3, 8));
-      missFragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
+    const fragmentsOf = (from: string[]) => {
+      const fragments = new Set<string>();
+      for (let attempt = 0; fragments.size < 1_000 && attempt < 100_000; attempt++) {
+        const name = random.pick(from);
+        const start = random.int(0, Math.max(0, name.length - 3));
+        const fragment = name.slice(start, start + random.int(3, 8));
+        fragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
+      }
+      return [...fragments];
+    };
+    const missFragments = fragmentsOf(names);
+    const lastNames: string[] = [];
+    // The fixture seeds half as many natural persons as legal entities.
+    const personPages = Array.from({ length: Math.floor(count / 200) }, (_, page) => page * 100);
+    for (const start of random.sample(personPages, 10)) {
+      const page = (
+        await getJson(
+          `${api}/entities?type=natural-persons&limit=100&start=${String(start)}`,
+          fixture.apiKey,
+        )
+      ).data as NaturalPersonLike[];
+      for (const person of page)
+        if (person.personalInformation) lastNames.push(person.personalInformation.lastName);
     }
+    const missLastNameFragments = fragmentsOf(lastNames);
     const cycle = (paths: string[]) => {
       let next = 0;
       return () => paths[next++ % paths.length] ?? '';
@@ -556,13 +579,26 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
         name: 'search companyName, a different fragment each time (cache miss)',
         url: firstPageUrl,
         nextPath: cycle(
-          [...missFragments].map(
+          missFragments.map(
             (fragment) =>
               `${apiPath}/entities/legal-entities?companyName=${encodeURIComponent(fragment)}`,
           ),
         ),
         headers: auth,
         // One reviewer typing: latency without other requests queued ahead on the event loop.
+        connections: 1,
+        pid,
+      },
+      {
+        name: 'search lastName, a different fragment each time (cache miss)',
+        url: firstPageUrl,
+        nextPath: cycle(
+          missLastNameFragments.map(
+            (fragment) =>
+              `${apiPath}/entities/natural-persons?lastName=${encodeURIComponent(fragment)}`,
+          ),
+        ),
+        headers: auth,
         connections: 1,
         pid,
       },
