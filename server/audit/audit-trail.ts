@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AUDIT_OUTCOMES } from '../../src/contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import { canonicalJson, hashOfEvent } from './chain.ts';
 import { auditRepository, type AuditEventRow } from './repository.ts';
+import { timeOrderedUuid } from './time-ordered-id.ts';
 
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
@@ -27,11 +27,12 @@ export function createAuditTrail(db: Db, now: () => Date) {
   async function appendIn(trx: Db, events: readonly AuditEventInput[]): Promise<void> {
     const repository = auditRepository(trx);
     let head = await repository.head();
-    const at = now().toISOString();
+    const nowMs = now().getTime();
+    const at = new Date(nowMs).toISOString();
     const rows: AuditEventRow[] = events.map((event) => {
       const unhashed = {
         seq: head.seq + 1,
-        id: crypto.randomUUID(),
+        id: timeOrderedUuid(nowMs),
         at,
         actor: event.actor,
         action: event.action,
