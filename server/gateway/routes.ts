@@ -21,7 +21,7 @@ import { auditOf } from '../decisions/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
-import { tokenHashOf, ValidTokenCache } from './token-cache.ts';
+import { tokenHashOf, ValidTokenCache, type TokenHolder } from './token-cache.ts';
 import {
   createUpstreamClient,
   UpstreamFailure,
@@ -113,25 +113,32 @@ function registerGatewayRoutes(
     }
   }
 
-  /** Confirms the caller's token and names the caller, hashing the token once for both. */
+  /**
+   * Confirms the caller's token (or a recent confirmation of it) and names the caller: the reviewer
+   * bound to the token at sign-in, with the role the operator gives them now.
+   */
   async function admitCaller(
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
   ): Promise<void> {
     const hash = tokenHashOf(token);
-    await requireValidToken(request, reply, token, hash);
-    await bindCaller(request, token, hash);
+    const holder = validTokens.holderOf(hash) ?? (await confirmToken(request, reply, token, hash));
+    request.caller = {
+      accountId: '',
+      username: holder.username,
+      role: holder.bound ? await reviewers.roleOf(holder.username) : 'reviewer',
+      via: 'token',
+    };
   }
 
-  /** Confirms the caller's JWT with the identity service, or a recent confirmation of it. */
-  async function requireValidToken(
+  /** Asks the identity service whether the caller's JWT is valid; remembers whom it names. */
+  async function confirmToken(
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
     hash: string,
-  ): Promise<void> {
-    if (validTokens.has(hash)) return;
+  ): Promise<TokenHolder> {
     const response = await exchange(
       request,
       reply,
@@ -147,8 +154,12 @@ function registerGatewayRoutes(
       answer.status === 200 &&
       (answer.value as { isTokenValid?: unknown } | null)?.isTokenValid === true;
     if (isValid) {
-      validTokens.remember(hash, expiryOf(answer.value, token));
-      return;
+      const bound = await reviewers.reviewerOf(hash, now().getTime());
+      const holder = bound
+        ? { username: bound, bound: true }
+        : { username: unboundNameOf(token, hash), bound: false };
+      validTokens.remember(hash, expiryOf(answer.value, token), holder);
+      return holder;
     }
     if (answer.status === 200 || answer.status === 401 || answer.status === 403) {
       throw new ApiError(401, INVALID_TOKEN);
@@ -280,21 +291,6 @@ function registerGatewayRoutes(
     }
     await admitCaller(request, reply, token);
   };
-
-  /**
-   * The reviewer bound to the token at sign-in, with the role the operator gave them; a token
-   * signed in elsewhere is named by its JWT, else by a fingerprint of the token.
-   */
-  async function bindCaller(request: FastifyRequest, token: string, hash: string): Promise<void> {
-    const bound = await reviewers.reviewerOf(hash, now().getTime());
-    const username = bound ?? unboundNameOf(token, hash);
-    request.caller = {
-      accountId: '',
-      username,
-      role: bound ? await reviewers.roleOf(bound) : 'reviewer',
-      via: 'token',
-    };
-  }
 
   // The audit trail and the capabilities are the gateway's own, behind the caller's token.
   void app.register(

@@ -8,12 +8,19 @@ export function tokenHashOf(token: string): string {
   return crypto.createHash('sha256').update(token).digest('hex');
 }
 
+/** Who a confirmed token names: the reviewer bound to it at sign-in, else its JWT's or a fingerprint. */
+export interface TokenHolder {
+  username: string;
+  bound: boolean;
+}
+
 /**
- * Tokens the upstream recently confirmed as valid, by tokenHashOf; each entry lives at most 30 s
+ * Tokens the upstream recently confirmed as valid, by tokenHashOf, with whom they name (a binding
+ * never changes for a token, so it is kept with the confirmation); each entry lives at most 30 s
  * and never past the token's own expiry.
  */
 export class ValidTokenCache {
-  private readonly validUntil = new Map<string, number>();
+  private readonly entries = new Map<string, { until: number; holder: TokenHolder }>();
 
   constructor(
     private readonly now: () => Date,
@@ -21,28 +28,29 @@ export class ValidTokenCache {
     private readonly maxEntries = TOKEN_CACHE_MAX_ENTRIES,
   ) {}
 
-  has(tokenHash: string): boolean {
-    const until = this.validUntil.get(tokenHash);
-    if (until === undefined) return false;
-    if (until > this.now().getTime()) return true;
-    this.validUntil.delete(tokenHash);
-    return false;
+  /** The holder of a token confirmed recently enough; undefined when it must be confirmed again. */
+  holderOf(tokenHash: string): TokenHolder | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (entry === undefined) return undefined;
+    if (entry.until > this.now().getTime()) return entry.holder;
+    this.entries.delete(tokenHash);
+    return undefined;
   }
 
-  remember(tokenHash: string, expiresAtMs: number | undefined): void {
+  remember(tokenHash: string, expiresAtMs: number | undefined, holder: TokenHolder): void {
     const nowMs = this.now().getTime();
     const until = Math.min(nowMs + this.ttlMs, expiresAtMs ?? Number.POSITIVE_INFINITY);
     if (until <= nowMs) return;
-    this.validUntil.delete(tokenHash);
-    this.validUntil.set(tokenHash, until);
+    this.entries.delete(tokenHash);
+    this.entries.set(tokenHash, { until, holder });
     // Maps iterate in insertion order, so the first key is the oldest entry.
-    for (const oldest of this.validUntil.keys()) {
-      if (this.validUntil.size <= this.maxEntries) break;
-      this.validUntil.delete(oldest);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
     }
   }
 
   get size(): number {
-    return this.validUntil.size;
+    return this.entries.size;
   }
 }
