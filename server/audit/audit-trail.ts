@@ -113,7 +113,7 @@ declare module 'fastify' {
     auditTrail: AuditTrail;
   }
   interface FastifyRequest {
-    /** Gateway mode: the reviewer bound to the caller's token at sign-in. */
+    /** Gateway mode, a forwarded call: whom the caller's token names (no role is needed there). */
     reviewer?: string;
   }
 }

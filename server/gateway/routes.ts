@@ -113,23 +113,14 @@ function registerGatewayRoutes(
     }
   }
 
-  /**
-   * Confirms the caller's token (or a recent confirmation of it) and names the caller: the reviewer
-   * bound to the token at sign-in, with the role the operator gives them now.
-   */
-  async function admitCaller(
+  /** Whom the caller's token names, from a recent confirmation or a new one (refused: 401). */
+  async function holderOfToken(
     request: FastifyRequest,
     reply: FastifyReply,
     token: string,
-  ): Promise<void> {
+  ): Promise<TokenHolder> {
     const hash = tokenHashOf(token);
-    const holder = validTokens.holderOf(hash) ?? (await confirmToken(request, reply, token, hash));
-    request.caller = {
-      accountId: '',
-      username: holder.username,
-      role: holder.bound ? await reviewers.roleOf(holder.username) : 'reviewer',
-      via: 'token',
-    };
+    return validTokens.holderOf(hash) ?? (await confirmToken(request, reply, token, hash));
   }
 
   /** Asks the identity service whether the caller's JWT is valid; remembers whom it names. */
@@ -264,7 +255,8 @@ function registerGatewayRoutes(
       }
       const target = v2TargetOf(request.method, request.url);
       if (!target) return sendPathNotFound(request, reply);
-      await admitCaller(request, reply, token);
+      // Only the name: what a forwarded call may do is the identity service's to decide.
+      request.reviewer = (await holderOfToken(request, reply, token)).username;
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
       const response = await exchange(request, reply, { ...target, headers }, true);
@@ -284,12 +276,19 @@ function registerGatewayRoutes(
     });
     done();
   });
+  /** The gateway's own routes: the caller's token, and the role the operator gives them now. */
   const requireCallerToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerTokenOf(request);
     if (!token) {
       throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
     }
-    await admitCaller(request, reply, token);
+    const holder = await holderOfToken(request, reply, token);
+    request.caller = {
+      accountId: '',
+      username: holder.username,
+      role: holder.bound ? await reviewers.roleOf(holder.username) : 'reviewer',
+      via: 'token',
+    };
   };
 
   // The audit trail and the capabilities are the gateway's own, behind the caller's token.
