@@ -3,17 +3,19 @@ import type { Role } from '../../src/contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import type { AccountRow } from '../db/schema.ts';
 
+export interface NewAccount {
+  username: string;
+  displayName: string;
+  passwordHash: string;
+  apiKeyHash: string;
+  createdAt: string;
+  role?: Role;
+}
+
 /** The only place with SQL for accounts and their sessions (issued JWTs). */
 export function accountsRepository(db: Db) {
   return {
-    async insert(account: {
-      username: string;
-      displayName: string;
-      passwordHash: string;
-      apiKeyHash: string;
-      createdAt: string;
-      role?: Role;
-    }) {
+    async insert(account: NewAccount) {
       const id = crypto.randomUUID();
       await db
         .insertInto('accounts')
