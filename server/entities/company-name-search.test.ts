@@ -108,7 +108,7 @@ describe('companyName search through the trigram index', () => {
     expect(await search('"""')).toEqual([]);
   });
 
-  it('matches one- and two-character inputs with LIKE, the same substring rule', async () => {
+  it('matches one- and two-character inputs by the same substring rule', async () => {
     const suffix = uniqueSuffix();
     const short = await create(`Qz${suffix} Ltd`);
     const rows = await legalEntitiesOldestFirst();

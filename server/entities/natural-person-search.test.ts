@@ -251,10 +251,17 @@ describe('natural-person name search: index path and LIKE fallback', () => {
         expect(await search(param('lastName', 'tamarind'))).toEqual([renamed]);
         expect(await search(param('lastName', 'renamable'))).toEqual([]);
         expect(await search(param('lastName', 'deletable'))).toEqual([]);
+        // Two fragments too short for a trigram read the n-gram index, which follows too.
+        expect(await search(`${param('firstName', 'qu')}&${param('lastName', 'ta')}`)).toEqual([
+          renamed,
+        ]);
+        expect(await search(`${param('firstName', 'qu')}&${param('lastName', 'bl')}`)).toEqual([]);
       }
       expect(await lateNameCount(db, 'person')).toBe(0);
-      const integrity = sql`insert into natural_person_name_order_fts (natural_person_name_order_fts, rank) values ('integrity-check', 1)`;
-      await expect(integrity.execute(db)).resolves.toBeDefined();
+      for (const index of ['natural_person_name_order_fts', 'natural_person_name_order_grams']) {
+        const integrity = sql`insert into ${sql.table(index)} (${sql.ref(index)}, rank) values ('integrity-check', 1)`;
+        await expect(integrity.execute(db), index).resolves.toBeDefined();
+      }
     },
   );
 

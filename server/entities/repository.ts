@@ -142,7 +142,7 @@ function likePatternContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-/** Trigram index lookups need at least one trigram; shorter inputs scan with LIKE alone. */
+/** Trigram index lookups need at least one trigram; shorter fragments read the n-gram index. */
 const TRIGRAM_LENGTH = 3;
 
 /** The input as one FTS5 phrase: quotes doubled, so `"`, `*`, `AND`, `NEAR(` and the like match literally. */
@@ -157,14 +157,16 @@ function likeContaining(column: string, folded: string): Expression<SqlBool> {
 
 /**
  * A kind's folded names copied in list order (migrations 0016 and 0017): `copy` numbers them by
- * position, `index` is the FTS5 trigram index over that position, `late` lists the positions of
- * names that arrived after a later one (an older creation time), whose numbers are out of order.
+ * position, `index` is the FTS5 trigram index over that position, `grams` the index of their one-
+ * and two-character pieces (0018), `late` lists the positions of names that arrived after a later
+ * one (an older creation time), whose numbers are out of order.
  */
 interface NameOrder {
   table: 'legal_entities' | 'natural_persons';
   copy: string;
   late: string;
   index: string;
+  grams: string;
   columns: readonly string[];
 }
 
@@ -174,6 +176,7 @@ const NAME_ORDERS = {
     copy: 'legal_entity_name_order',
     late: 'legal_entity_name_order_late',
     index: 'legal_entity_name_order_fts',
+    grams: 'legal_entity_name_order_grams',
     columns: ['company_name_folded'],
   },
   person: {
@@ -181,6 +184,7 @@ const NAME_ORDERS = {
     copy: 'natural_person_name_order',
     late: 'natural_person_name_order_late',
     index: 'natural_person_name_order_fts',
+    grams: 'natural_person_name_order_grams',
     columns: ['first_name_folded', 'last_name_folded'],
   },
 } as const satisfies Record<string, NameOrder>;
@@ -193,28 +197,40 @@ export interface NameFragment {
   folded: string;
 }
 
+/** The FTS5 query for a fragment as the n-gram index holds it: the hex of its UTF-8 bytes. */
+function gramPhrase(folded: string): string {
+  return `"${Buffer.from(folded, 'utf8').toString('hex')}"`;
+}
+
 /**
- * Name fragments alone, on SQLite, at least one long enough for a trigram: the kind's trigram
- * index is read in list order and stops at the 500th match, whatever the number of candidates.
- * Late names are tested apart and merged in; LIKE decides, as on the other paths. CROSS JOIN
- * keeps the index and the late list as the outer loops. Exported for the query-plan tests.
+ * Name fragments alone, on SQLite: the kind's trigram index (or, when every fragment is shorter
+ * than a trigram, its n-gram index) is read in list order and stops at the 500th match, whatever
+ * the number of candidates. Late names are tested apart and merged in; LIKE decides, as on the
+ * other paths. CROSS JOIN keeps the index and the late list as the outer loops. Exported for the
+ * query-plan tests.
  */
 export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFragment[]) {
   const names = NAME_ORDERS[kind];
-  const index = sql.table(names.index);
   const likes = sql.join(
     fragments.map(({ column, folded }) => likeContaining(`name.${column}`, folded)),
     sql` and `,
   );
-  const match = fragments
-    .filter(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH)
-    .map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`)
-    .join(' AND ');
+  const long = fragments.filter(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH);
+  const [index, match] =
+    long.length > 0
+      ? [
+          sql.table(names.index),
+          long.map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`),
+        ]
+      : [
+          sql.table(names.grams),
+          fragments.map(({ column, folded }) => `${column} : ${gramPhrase(folded)}`),
+        ];
   return sql<{ entity_id: string }>`select entity_id from (
       select * from (
         select name.created_at, name.entity_id from ${index}
           cross join ${sql.table(names.copy)} name on name.position = ${index}.rowid
-          where ${index} match ${match}
+          where ${index} match ${match.join(' AND ')}
             and ${likes}
             and name.position not in (select position from ${sql.table(names.late)})
           order by ${index}.rowid
@@ -229,7 +245,7 @@ export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFr
     limit ${MAX_SEARCH_RESULTS}`;
 }
 
-/** The fragments when the search is for names alone and one of them can use the trigram index. */
+/** The fragments when the search is for names alone (none empty once folded). */
 function nameFragmentsAlone(
   criteria: object,
   nameColumns: Record<string, string>,
@@ -239,10 +255,11 @@ function nameFragmentsAlone(
   for (const [key, value] of given) {
     const column = nameColumns[key];
     if (column === undefined || typeof value !== 'string') return undefined;
-    fragments.push({ column, folded: foldForSearch(value) });
+    const folded = foldForSearch(value);
+    if (folded === '') return undefined;
+    fragments.push({ column, folded });
   }
-  const indexed = fragments.some(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH);
-  return indexed ? fragments : undefined;
+  return fragments.length > 0 ? fragments : undefined;
 }
 
 /**
@@ -638,7 +655,7 @@ export function entitiesRepository(db: Db) {
 
     /**
      * IDs of the legal entities matching every given criterion, oldest first. `plan: 'walk'`
-     * skips the trigram index, for tests that compare its answers with the LIKE walk's.
+     * skips the name indexes, for tests that compare its answers with the LIKE walk's.
      */
     async searchLegalEntities(
       search: LegalEntitySearch,

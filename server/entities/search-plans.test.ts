@@ -77,6 +77,18 @@ describe('legal-entity search query plans', () => {
     ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
   });
 
+  it('a companyName too short for a trigram reads the n-gram index in list order', async () => {
+    for (const folded of ['ß', 'ss', 'ö']) {
+      expectReadInListOrder(
+        await queryPlanOf(
+          db,
+          namesInListOrderQuery('company', [{ column: 'company_name_folded', folded }]),
+        ),
+        'legal_entity_name_order_grams',
+      );
+    }
+  });
+
   it("companyName with another parameter is tested beside that parameter's index", async () => {
     const plan = await queryPlanOf(
       db,
@@ -101,18 +113,23 @@ describe('natural-person search query plans', () => {
     expect(scans(plan)).toEqual([]);
   });
 
-  it('firstName and lastName read the trigram index, or walk the covering search-order index', async () => {
+  it('firstName and lastName read the trigram or n-gram index, or walk the covering search-order index', async () => {
     const search = { firstNameContains: 'zoë', lastNameContains: 'straße' };
-    expectReadInListOrder(
-      await queryPlanOf(
-        db,
-        namesInListOrderQuery('person', [
-          { column: 'first_name_folded', folded: 'zoë' },
-          { column: 'last_name_folded', folded: 'straße' },
-        ]),
-      ),
-      'natural_person_name_order_fts',
-    );
+    for (const [first, last, index] of [
+      ['zoë', 'straße', 'natural_person_name_order_fts'],
+      ['zo', 'ß', 'natural_person_name_order_grams'],
+    ] as const) {
+      expectReadInListOrder(
+        await queryPlanOf(
+          db,
+          namesInListOrderQuery('person', [
+            { column: 'first_name_folded', folded: first },
+            { column: 'last_name_folded', folded: last },
+          ]),
+        ),
+        index,
+      );
+    }
     expect(await queryPlanOf(db, naturalPersonSearchQuery(db, search))).toEqual([
       'SCAN natural_persons USING COVERING INDEX natural_persons_search_order',
     ]);
