@@ -279,6 +279,11 @@ export async function renumberNameOrder(db: Db, kind: NameKind): Promise<void> {
   await sql`insert into ${sql.table(names.index)} (${sql.raw(names.index)}) values ('rebuild')`.execute(
     db,
   );
+  // A rebuild leaves several segments (11 at a million names), each searched per trigram; merged
+  // into one, company-name searches at a million took 2.5 ms at p95 instead of 3.0 (a probe).
+  await sql`insert into ${sql.table(names.index)} (${sql.raw(names.index)}) values ('optimize')`.execute(
+    db,
+  );
 }
 
 /** How many of a kind's names are late (none on PostgreSQL, which keeps no list). */
