@@ -3,6 +3,7 @@ import { legalEntityResponseSchema, searchResponseSchema } from '../../src/contr
 import { foldForSearch } from '../../src/contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
+import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity, uniqueSuffix } from './test-payloads.ts';
 
@@ -182,8 +183,7 @@ describe('companyName search through the trigram index', () => {
     expect(await search('Orchid Renamable')).toEqual([]);
     expect(await search('marind rena')).toEqual([renamed.id]);
     expect(await search('Orchid Deletable')).toEqual([]);
-    const integrity = sql`insert into legal_entity_name_order_fts (legal_entity_name_order_fts, rank) values ('integrity-check', 1)`;
-    await expect(integrity.execute(db)).resolves.toBeDefined();
+    await expect(checkFtsIndex(db, 'legal_entity_name_order_fts')).resolves.toBeDefined();
     const { rows } = await sql<{
       names: number;
       legalEntities: number;
