@@ -25,7 +25,7 @@ export async function prepareAccount(username: string, options: AccountOptions =
 
 /** Creates an account; the password and API key are returned once and stored only as hashes. */
 export async function createAccount(db: Db, username: string, options: AccountOptions = {}) {
-  const { record, password, apiKey } = await prepareAccount(username, options);
+  const { record, ...account } = await prepareAccount(username, options);
   await accountsRepository(db).insert(record);
-  return { username, password, apiKey };
+  return account;
 }
