@@ -259,6 +259,8 @@ describe('0006_search_fold', () => {
         'natural_person_name_order_fts',
         'legal_entity_name_order_grams',
         'natural_person_name_order_grams',
+        'legal_entity_name_order_quadgrams',
+        'natural_person_name_order_quadgrams',
       ]) {
         await expect(checkFtsIndex(db, index), index).resolves.toBeDefined();
       }

@@ -57,10 +57,11 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('companyName search through the trigram index', () => {
+describe('companyName search through the name indexes', () => {
   it('finds a substring in the middle of a word and across words, ignoring case', async () => {
     const blackthorne = await create('Blackthorne Consolidated Mining');
     expect(await search('kthor')).toEqual([blackthorne.id]);
+    expect(await search('KTH')).toEqual([blackthorne.id]);
     expect(await search('KTHORNE CON')).toEqual([blackthorne.id]);
     expect(await search('olidated min')).toEqual([blackthorne.id]);
     expect(await search('thorne  con')).toEqual([]);
@@ -183,7 +184,13 @@ describe('companyName search through the trigram index', () => {
     expect(await search('Orchid Renamable')).toEqual([]);
     expect(await search('marind rena')).toEqual([renamed.id]);
     expect(await search('Orchid Deletable')).toEqual([]);
-    await expect(checkFtsIndex(db, 'legal_entity_name_order_fts')).resolves.toBeDefined();
+    for (const index of [
+      'legal_entity_name_order_fts',
+      'legal_entity_name_order_grams',
+      'legal_entity_name_order_quadgrams',
+    ]) {
+      await expect(checkFtsIndex(db, index), index).resolves.toBeDefined();
+    }
     const { rows } = await sql<{
       names: number;
       legalEntities: number;

@@ -248,6 +248,7 @@ describe('natural-person name search: index path and LIKE fallback', () => {
       for (const renumbered of [false, true]) {
         if (renumbered) await renumberNameOrder(db, 'person');
         expect(await search(param('firstName', 'QUILLONAR'))).toEqual([renamed]);
+        expect(await search(param('firstName', 'QUI'))).toEqual([renamed]);
         expect(await search(param('lastName', 'tamarind'))).toEqual([renamed]);
         expect(await search(param('lastName', 'renamable'))).toEqual([]);
         expect(await search(param('lastName', 'deletable'))).toEqual([]);
@@ -258,7 +259,11 @@ describe('natural-person name search: index path and LIKE fallback', () => {
         expect(await search(`${param('firstName', 'qu')}&${param('lastName', 'bl')}`)).toEqual([]);
       }
       expect(await lateNameCount(db, 'person')).toBe(0);
-      for (const index of ['natural_person_name_order_fts', 'natural_person_name_order_grams']) {
+      for (const index of [
+        'natural_person_name_order_fts',
+        'natural_person_name_order_grams',
+        'natural_person_name_order_quadgrams',
+      ]) {
         await expect(checkFtsIndex(db, index), index).resolves.toBeDefined();
       }
     },

@@ -145,6 +145,9 @@ function likePatternContaining(text: string): string {
 /** Trigram index lookups need at least one trigram; shorter fragments read the n-gram index. */
 const TRIGRAM_LENGTH = 3;
 
+/** Fragments of at least this many characters read the index of runs of four (0019). */
+const QUADGRAM_LENGTH = 4;
+
 /** The input as one FTS5 phrase: quotes doubled, so `"`, `*`, `AND`, `NEAR(` and the like match literally. */
 function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
@@ -158,8 +161,9 @@ function likeContaining(column: string, folded: string): Expression<SqlBool> {
 /**
  * A kind's folded names copied in list order (migrations 0016 and 0017): `copy` numbers them by
  * position, `index` is the FTS5 trigram index over that position, `grams` the index of their one-
- * and two-character pieces (0018), `late` lists the positions of names that arrived after a later
- * one (an older creation time), whose numbers are out of order.
+ * and two-character pieces (0018), `quadgrams` of their runs of four characters (0019), `late`
+ * lists the positions of names that arrived after a later one (an older creation time), whose
+ * numbers are out of order.
  */
 interface NameOrder {
   table: 'legal_entities' | 'natural_persons';
@@ -167,6 +171,7 @@ interface NameOrder {
   late: string;
   index: string;
   grams: string;
+  quadgrams: string;
   columns: readonly string[];
 }
 
@@ -177,6 +182,7 @@ const NAME_ORDERS = {
     late: 'legal_entity_name_order_late',
     index: 'legal_entity_name_order_fts',
     grams: 'legal_entity_name_order_grams',
+    quadgrams: 'legal_entity_name_order_quadgrams',
     columns: ['company_name_folded'],
   },
   person: {
@@ -185,6 +191,7 @@ const NAME_ORDERS = {
     late: 'natural_person_name_order_late',
     index: 'natural_person_name_order_fts',
     grams: 'natural_person_name_order_grams',
+    quadgrams: 'natural_person_name_order_quadgrams',
     columns: ['first_name_folded', 'last_name_folded'],
   },
 } as const satisfies Record<string, NameOrder>;
@@ -197,17 +204,54 @@ export interface NameFragment {
   folded: string;
 }
 
-/** The FTS5 query for a fragment as the n-gram index holds it: the hex of its UTF-8 bytes. */
+/** The FTS5 query for a fragment as the n-gram indexes hold it: the hex of its UTF-8 bytes. */
 function gramPhrase(folded: string): string {
   return `"${Buffer.from(folded, 'utf8').toString('hex')}"`;
 }
 
+/** Each distinct run of four characters in a fragment, as the quadgram index holds it. */
+function quadgramPhrases(folded: string): string[] {
+  const characters = Array.from(folded);
+  const runs = new Set<string>();
+  for (let start = 0; start + QUADGRAM_LENGTH <= characters.length; start++)
+    runs.add(characters.slice(start, start + QUADGRAM_LENGTH).join(''));
+  return [...runs].map(gramPhrase);
+}
+
 /**
- * Name fragments alone, on SQLite: the kind's trigram index (or, when every fragment is shorter
- * than a trigram, its n-gram index) is read in list order and stops at the 500th match, whatever
- * the number of candidates. Late names are tested apart and merged in; LIKE decides, as on the
- * other paths. CROSS JOIN keeps the index and the late list as the outer loops. Exported for the
- * query-plan tests.
+ * The index a name search reads and its FTS5 query: runs of four characters when a fragment has
+ * them (every run must be in the name; the candidates are few even when each trigram is common),
+ * else trigrams, else single characters and pairs. Shorter fragments beside longer ones are left to
+ * LIKE.
+ */
+function nameIndexLookup(names: NameOrder, fragments: readonly NameFragment[]) {
+  const atLeast = (length: number) =>
+    fragments.filter(({ folded }) => Array.from(folded).length >= length);
+  const quadgrams = atLeast(QUADGRAM_LENGTH);
+  if (quadgrams.length > 0)
+    return {
+      index: names.quadgrams,
+      match: quadgrams.flatMap(({ column, folded }) =>
+        quadgramPhrases(folded).map((phrase) => `${column} : ${phrase}`),
+      ),
+    };
+  const trigrams = atLeast(TRIGRAM_LENGTH);
+  if (trigrams.length > 0)
+    return {
+      index: names.index,
+      match: trigrams.map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`),
+    };
+  return {
+    index: names.grams,
+    match: fragments.map(({ column, folded }) => `${column} : ${gramPhrase(folded)}`),
+  };
+}
+
+/**
+ * Name fragments alone, on SQLite: one of the kind's name indexes (`nameIndexLookup`) is read in
+ * list order and stops at the 500th match, whatever the number of candidates. Late names are
+ * tested apart and merged in; LIKE decides, as on the other paths. CROSS JOIN keeps the index and
+ * the late list as the outer loops. Exported for the query-plan tests.
  */
 export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFragment[]) {
   const names = NAME_ORDERS[kind];
@@ -215,17 +259,9 @@ export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFr
     fragments.map(({ column, folded }) => likeContaining(`name.${column}`, folded)),
     sql` and `,
   );
-  const long = fragments.filter(({ folded }) => Array.from(folded).length >= TRIGRAM_LENGTH);
-  const [index, match] =
-    long.length > 0
-      ? [
-          sql.table(names.index),
-          long.map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`),
-        ]
-      : [
-          sql.table(names.grams),
-          fragments.map(({ column, folded }) => `${column} : ${gramPhrase(folded)}`),
-        ];
+  const lookup = nameIndexLookup(names, fragments);
+  const index = sql.table(lookup.index);
+  const match = lookup.match;
   return sql<{ entity_id: string }>`select entity_id from (
       select * from (
         select name.created_at, name.entity_id from ${index}
@@ -279,11 +315,15 @@ export async function renumberNameOrder(db: Db, kind: NameKind): Promise<void> {
   await sql`insert into ${sql.table(names.index)} (${sql.raw(names.index)}) values ('rebuild')`.execute(
     db,
   );
-  // A rebuild leaves several segments (11 at a million names), each searched per trigram; merged
-  // into one, company-name searches at a million took 2.5 ms at p95 instead of 3.0 (a probe).
-  await sql`insert into ${sql.table(names.index)} (${sql.raw(names.index)}) values ('optimize')`.execute(
-    db,
-  );
+  // A rebuild leaves several segments (11 at a million names), each searched per trigram, and the
+  // triggers leave the n-gram indexes in many; merged into one, company-name searches at a million
+  // took 2.5 ms at p95 instead of 3.0 (a probe). The migrations that number names (0016, 0017) run
+  // before the n-gram indexes exist.
+  const { rows: indexes } = await sql<{ name: string }>`select name from sqlite_master
+    where name in (${sql.join([names.index, names.grams, names.quadgrams])})`.execute(db);
+  for (const { name } of indexes) {
+    await sql`insert into ${sql.table(name)} (${sql.raw(name)}) values ('optimize')`.execute(db);
+  }
 }
 
 /** How many of a kind's names are late (none on PostgreSQL, which keeps no list). */

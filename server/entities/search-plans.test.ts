@@ -25,12 +25,12 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-/** Table scans in a plan, apart from the trigram index (a virtual table) reading its own matches. */
+/** Table scans in a plan, apart from a name index (a virtual table) reading its own matches. */
 function scans(plan: string[]): string[] {
   return plan.filter((line) => line.startsWith('SCAN ') && !line.includes('VIRTUAL TABLE'));
 }
 
-/** A plan that reads the trigram index in list order and sorts only the answers. */
+/** A plan that reads a name index in list order and sorts only the answers. */
 function expectReadInListOrder(plan: string[], index: string) {
   expect(
     plan.some((line) => line.includes('VIRTUAL TABLE INDEX') && line.includes(index)),
@@ -64,14 +64,19 @@ describe('legal-entity search query plans', () => {
     expect(scans(plan)).toEqual([]);
   });
 
-  it('companyName reads the trigram index in list order, or walks the covering search-order index', async () => {
-    expectReadInListOrder(
-      await queryPlanOf(
-        db,
-        namesInListOrderQuery('company', [{ column: 'company_name_folded', folded: 'straße' }]),
-      ),
-      'legal_entity_name_order_fts',
-    );
+  it('companyName reads the quadgram or trigram index in list order, or walks the covering search-order index', async () => {
+    for (const [folded, index] of [
+      ['straße', 'legal_entity_name_order_quadgrams'],
+      ['str', 'legal_entity_name_order_fts'],
+    ] as const) {
+      expectReadInListOrder(
+        await queryPlanOf(
+          db,
+          namesInListOrderQuery('company', [{ column: 'company_name_folded', folded }]),
+        ),
+        index,
+      );
+    }
     expect(
       await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'straße' })),
     ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);
@@ -113,10 +118,11 @@ describe('natural-person search query plans', () => {
     expect(scans(plan)).toEqual([]);
   });
 
-  it('firstName and lastName read the trigram or n-gram index, or walk the covering search-order index', async () => {
+  it('firstName and lastName read the quadgram, trigram or n-gram index, or walk the covering search-order index', async () => {
     const search = { firstNameContains: 'zoë', lastNameContains: 'straße' };
     for (const [first, last, index] of [
-      ['zoë', 'straße', 'natural_person_name_order_fts'],
+      ['zoë', 'straße', 'natural_person_name_order_quadgrams'],
+      ['zoë', 'str', 'natural_person_name_order_fts'],
       ['zo', 'ß', 'natural_person_name_order_grams'],
     ] as const) {
       expectReadInListOrder(
