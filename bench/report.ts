@@ -44,6 +44,8 @@ interface ScalePart {
   entities: number;
   baseEntities: number;
   seed: Seed;
+  /** The scale scenarios at the base size, measured just before `server`. */
+  base: ServerPart;
   server: ServerPart;
   p95VsBase: Record<string, number | null>;
   serverPeakRssMb: { base: number; scaled: number };
@@ -202,6 +204,10 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
     const { scale } = recorded;
     lines.push(seedLine(`SQLite, scale`, scale.seed), '');
     lines.push(
+      ...serverTable(
+        `Server on SQLite at ${String(scale.baseEntities)} legal entities again, just before`,
+        scale.base,
+      ),
       ...serverTable(`Server on SQLite at ${String(scale.entities)} legal entities`, scale.server),
     );
     lines.push(
