@@ -261,12 +261,11 @@ export function namesInListOrderQuery(kind: NameKind, fragments: readonly NameFr
   );
   const lookup = nameIndexLookup(names, fragments);
   const index = sql.table(lookup.index);
-  const match = lookup.match;
   return sql<{ entity_id: string }>`select entity_id from (
       select * from (
         select name.created_at, name.entity_id from ${index}
           cross join ${sql.table(names.copy)} name on name.position = ${index}.rowid
-          where ${index} match ${match.join(' AND ')}
+          where ${index} match ${lookup.match.join(' AND ')}
             and ${likes}
             and name.position not in (select position from ${sql.table(names.late)})
           order by ${index}.rowid
