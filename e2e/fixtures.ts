@@ -144,6 +144,15 @@ export const test = base.extend<{ axe: () => Promise<void> }, WorkerFixtures>({
   /** Fails on any serious or critical accessibility violation of the page as it is now. */
   axe: async ({ page }, use) => {
     await use(async () => {
+      // Dialogs fade in; judged half-way through, their text fails the contrast check.
+      await page.waitForFunction(
+        () =>
+          document.getAnimations().every((animation) => animation.playState !== 'running') &&
+          [...document.querySelectorAll('[role="dialog"]')].every(
+            (dialog) =>
+              getComputedStyle(dialog).opacity === '1' || dialog.getClientRects().length === 0,
+          ),
+      );
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter(
         (v) => v.impact === 'serious' || v.impact === 'critical',
