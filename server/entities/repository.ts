@@ -158,6 +158,21 @@ function likeContaining(column: string, folded: string): Expression<SqlBool> {
   return sql<SqlBool>`${sql.ref(column)} like ${likePatternContaining(folded)} escape '\\'`;
 }
 
+/** `best` reads the name indexes; `walk` only the search-order index, for tests to compare. */
+export type SearchPlan = 'best' | 'walk';
+
+/**
+ * A name fragment in the one-query search: LIKE decides; on PostgreSQL a fragment too short for a
+ * trigram may also be looked up among the names' characters and pairs (0020), which the planner
+ * reads instead of walking the search-order index when few names hold it.
+ */
+function nameContaining(db: Db, column: string, folded: string, plan: SearchPlan) {
+  const like = likeContaining(column, folded);
+  if (plan === 'walk' || engineOf(db) !== 'postgres' || Array.from(folded).length >= TRIGRAM_LENGTH)
+    return like;
+  return sql<SqlBool>`(${like} and name_grams(${sql.ref(column)}) @> array[${folded}]::text[])`;
+}
+
 /**
  * A kind's folded names copied in list order (migrations 0016 and 0017): `copy` numbers them by
  * position, `index` is the FTS5 trigram index over that position, `grams` the index of their one-
@@ -350,7 +365,11 @@ function equalsAsciiIgnoringCase(db: Db, column: string, folded: string): Expres
  * (a company name by LIKE, walking the search-order index or tested beside a narrower criterion;
  * PostgreSQL: pg_trgm); exported for the query-plan tests.
  */
-export function legalEntitySearchQuery(db: Db, search: LegalEntitySearch) {
+export function legalEntitySearchQuery(
+  db: Db,
+  search: LegalEntitySearch,
+  plan: SearchPlan = 'best',
+) {
   return (
     db
       .selectFrom('legal_entities')
@@ -359,9 +378,11 @@ export function legalEntitySearchQuery(db: Db, search: LegalEntitySearch) {
         const conditions: Expression<SqlBool>[] = [];
         if (search.companyNameContains !== undefined) {
           conditions.push(
-            likeContaining(
+            nameContaining(
+              db,
               'legal_entities.company_name_folded',
               foldForSearch(search.companyNameContains),
+              plan,
             ),
           );
         }
@@ -427,7 +448,11 @@ function externalIdMatches(db: Db, externalId: string) {
 }
 
 /** The natural-person search as one query, like legalEntitySearchQuery; exported for its plan tests. */
-export function naturalPersonSearchQuery(db: Db, search: NaturalPersonSearch) {
+export function naturalPersonSearchQuery(
+  db: Db,
+  search: NaturalPersonSearch,
+  plan: SearchPlan = 'best',
+) {
   return (
     db
       .selectFrom('natural_persons')
@@ -436,17 +461,21 @@ export function naturalPersonSearchQuery(db: Db, search: NaturalPersonSearch) {
         const conditions: Expression<SqlBool>[] = [];
         if (search.firstNameContains !== undefined) {
           conditions.push(
-            likeContaining(
+            nameContaining(
+              db,
               'natural_persons.first_name_folded',
               foldForSearch(search.firstNameContains),
+              plan,
             ),
           );
         }
         if (search.lastNameContains !== undefined) {
           conditions.push(
-            likeContaining(
+            nameContaining(
+              db,
               'natural_persons.last_name_folded',
               foldForSearch(search.lastNameContains),
+              plan,
             ),
           );
         }
@@ -703,21 +732,21 @@ export function entitiesRepository(db: Db) {
      */
     async searchLegalEntities(
       search: LegalEntitySearch,
-      plan: 'best' | 'walk' = 'best',
+      plan: SearchPlan = 'best',
     ): Promise<string[]> {
       const fragments = nameFragmentsAlone(search, { companyNameContains: 'company_name_folded' });
       if (plan === 'best' && engineOf(db) === 'sqlite' && fragments) {
         const { rows } = await namesInListOrderQuery('company', fragments).execute(db);
         return rows.map((row) => row.entity_id);
       }
-      const rows = await legalEntitySearchQuery(db, search).execute();
+      const rows = await legalEntitySearchQuery(db, search, plan).execute();
       return rows.map((row) => row.entity_id);
     },
 
     /** IDs of the natural persons matching every given criterion, oldest first; `plan` as above. */
     async searchNaturalPersons(
       search: NaturalPersonSearch,
-      plan: 'best' | 'walk' = 'best',
+      plan: SearchPlan = 'best',
     ): Promise<string[]> {
       const fragments = nameFragmentsAlone(search, {
         firstNameContains: 'first_name_folded',
@@ -727,7 +756,7 @@ export function entitiesRepository(db: Db) {
         const { rows } = await namesInListOrderQuery('person', fragments).execute(db);
         return rows.map((row) => row.entity_id);
       }
-      const rows = await naturalPersonSearchQuery(db, search).execute();
+      const rows = await naturalPersonSearchQuery(db, search, plan).execute();
       return rows.map((row) => row.entity_id);
     },
 
