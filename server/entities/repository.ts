@@ -363,7 +363,8 @@ function equalsAsciiIgnoringCase(db: Db, column: string, folded: string): Expres
 /**
  * The search as one query, every criterion compared folded and served by an index of its own
  * (a company name by LIKE, walking the search-order index or tested beside a narrower criterion;
- * PostgreSQL: pg_trgm); exported for the query-plan tests.
+ * PostgreSQL: pg_trgm, and for one or two characters the name_grams index); exported for the
+ * query-plan tests.
  */
 export function legalEntitySearchQuery(
   db: Db,
