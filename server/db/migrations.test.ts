@@ -264,6 +264,13 @@ describe('0006_search_fold', () => {
       ]) {
         await expect(checkFtsIndex(db, index), index).resolves.toBeDefined();
       }
+      // 0021: the company names' runs of four are kept without column lists.
+      const { rows: definition } = await sql<{
+        sql: string;
+      }>`select sql from sqlite_master where name = 'legal_entity_name_order_quadgrams'`.execute(
+        db,
+      );
+      expect(definition[0]?.sql).toContain("detail='none'");
       expect(
         await queryPlanOf(db, legalEntitySearchQuery(db, { companyNameContains: 'x' })),
       ).toEqual(['SCAN legal_entities USING COVERING INDEX legal_entities_search_order']);

@@ -242,23 +242,27 @@ function quadgramPhrases(folded: string): string[] {
 function nameIndexLookup(names: NameOrder, fragments: readonly NameFragment[]) {
   const atLeast = (length: number) =>
     fragments.filter(({ folded }) => Array.from(folded).length >= length);
+  // An index of one column needs no filter, and the company names' runs of four (0021) keep no
+  // column lists to filter by.
+  const inColumn = (column: string, phrase: string) =>
+    names.columns.length > 1 ? `${column} : ${phrase}` : phrase;
   const quadgrams = atLeast(QUADGRAM_LENGTH);
   if (quadgrams.length > 0)
     return {
       index: names.quadgrams,
       match: quadgrams.flatMap(({ column, folded }) =>
-        quadgramPhrases(folded).map((phrase) => `${column} : ${phrase}`),
+        quadgramPhrases(folded).map((phrase) => inColumn(column, phrase)),
       ),
     };
   const trigrams = atLeast(TRIGRAM_LENGTH);
   if (trigrams.length > 0)
     return {
       index: names.index,
-      match: trigrams.map(({ column, folded }) => `${column} : ${ftsPhrase(folded)}`),
+      match: trigrams.map(({ column, folded }) => inColumn(column, ftsPhrase(folded))),
     };
   return {
     index: names.grams,
-    match: fragments.map(({ column, folded }) => `${column} : ${gramPhrase(folded)}`),
+    match: fragments.map(({ column, folded }) => inColumn(column, gramPhrase(folded))),
   };
 }
 
