@@ -24,6 +24,7 @@ interface GatewayRatio {
   throughput: number | null;
   addedP50Ms: number;
   cpuBound?: number | null;
+  bareRelay?: number | null;
 }
 
 interface ServerPart {
@@ -100,11 +101,11 @@ function serverTable(title: string, part: ServerPart): string[] {
   const gateway = part.ratios.gatewayVsDirect;
   if (gateway) {
     lines.push(
-      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request |',
-      '|---|---|---|---|',
+      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request | bare relay/direct |',
+      '|---|---|---|---|---|',
       ...Object.entries(gateway).map(
         ([name, ratio]) =>
-          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} |`,
+          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} | ${String(ratio.bareRelay ?? '?')} |`,
       ),
       '',
     );

@@ -268,8 +268,9 @@ function reviewQueueScenarios(context: {
 
 /**
  * The gateway (KYC_UPSTREAM_URL = this server, with the bench account's API key) against the
- * server alone, each scenario measured directly and then through the gateway, with the same
- * Bearer token. Ratios are gateway/direct throughput; `addedP50Ms` is the difference of p50s.
+ * server alone, each scenario measured directly, through the gateway and through a bare relay
+ * (bench/bare-relay.ts), with the same Bearer token. Ratios are gateway/direct throughput;
+ * `addedP50Ms` is the difference of p50s; `bareRelay` is what a relay doing nothing else reaches.
  */
 async function measureGateway(context: {
   server: { baseUrl: string; pid: number };
@@ -285,6 +286,14 @@ async function measureGateway(context: {
     KYC_UPSTREAM_URL: server.baseUrl,
     KYC_UPSTREAM_API_KEY: fixture.apiKey,
   });
+  const relayPort = await freePort();
+  const relayUrl = `http://127.0.0.1:${String(relayPort)}`;
+  const relay = await startProcess(
+    process.execPath,
+    ['--import', 'tsx', 'bench/bare-relay.ts', String(relayPort), server.baseUrl],
+    {},
+    `${relayUrl}/healthz`,
+  );
   try {
     const signIn = await fetch(`${gateway.baseUrl}/api/gettoken`, {
       method: 'POST',
@@ -298,7 +307,12 @@ async function measureGateway(context: {
     const rows: ScenarioResult[] = [];
     const ratios: Record<
       string,
-      { throughput: number | null; addedP50Ms: number; cpuBound: number | null }
+      {
+        throughput: number | null;
+        addedP50Ms: number;
+        cpuBound: number | null;
+        bareRelay: number | null;
+      }
     > = {};
     for (const [name, nextPath] of Object.entries(context.paths)) {
       const connections = name.startsWith('document') ? 4 : 10;
@@ -323,18 +337,27 @@ async function measureGateway(context: {
       const direct = await measure(directScenario, seconds);
       await runAutocannon(gatewayScenario, warmUpSeconds);
       const through = await measure(gatewayScenario, seconds);
-      rows.push(direct, through);
+      const relayScenario: Scenario = {
+        ...gatewayScenario,
+        name: `bare relay: ${name}`,
+        url: `${relayUrl}${nextPath()}`,
+        pid: relay.pid,
+      };
+      await runAutocannon(relayScenario, warmUpSeconds);
+      const relayed = await measure(relayScenario, seconds);
+      rows.push(direct, through, relayed);
       ratios[name] = {
         throughput: ratioOf(through.requestsPerSecond, direct.requestsPerSecond),
         addedP50Ms: round(through.latencyMs.p50 - direct.latencyMs.p50, 2),
         // The ratio a CPU-bound machine allows: every process here shares its cores, load
         // generator included, so throughput goes as the inverse of all their CPU per request.
         cpuBound: ratioOf(totalCpuMs(direct), totalCpuMs(through)),
+        bareRelay: ratioOf(relayed.requestsPerSecond, direct.requestsPerSecond),
       };
     }
     return { rows, ratios };
   } finally {
-    await gateway.stop();
+    await Promise.all([gateway.stop(), relay.stop()]);
   }
 }
 
