@@ -293,7 +293,10 @@ async function measureGateway(context: {
     ['--import', 'tsx', 'bench/bare-relay.ts', String(relayPort), server.baseUrl],
     {},
     `${relayUrl}/healthz`,
-  );
+  ).catch(async (error: unknown) => {
+    await gateway.stop();
+    throw error;
+  });
   try {
     const signIn = await fetch(`${gateway.baseUrl}/api/gettoken`, {
       method: 'POST',
