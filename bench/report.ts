@@ -25,6 +25,7 @@ interface GatewayRatio {
   addedP50Ms: number;
   cpuBound?: number | null;
   bareRelay?: number | null;
+  coresBusy?: { direct: number | null; gateway: number | null };
 }
 
 interface ServerPart {
@@ -100,12 +101,14 @@ function serverTable(title: string, part: ServerPart): string[] {
   }
   const gateway = part.ratios.gatewayVsDirect;
   if (gateway) {
+    const ownCpuMs = (rowName: string) =>
+      String(part.gateway?.find((row) => row.name === rowName)?.cpuMsPerRequest?.server ?? '?');
     lines.push(
-      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request | bare relay/direct |',
-      '|---|---|---|---|---|',
+      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request | bare relay/direct | cores busy: direct, gateway | CPU ms a request: gateway, bare relay |',
+      '|---|---|---|---|---|---|---|',
       ...Object.entries(gateway).map(
         ([name, ratio]) =>
-          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} | ${String(ratio.bareRelay ?? '?')} |`,
+          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} | ${String(ratio.bareRelay ?? '?')} | ${String(ratio.coresBusy?.direct ?? '?')}, ${String(ratio.coresBusy?.gateway ?? '?')} | ${ownCpuMs(`gateway: ${name}`)}, ${ownCpuMs(`bare relay: ${name}`)} |`,
       ),
       '',
     );

@@ -200,6 +200,12 @@ function totalCpuMs(row: ScenarioResult): number | null {
   return sumOrNull(Object.values(row.cpuMsPerRequest));
 }
 
+/** How many cores the processes kept busy together during a run (of os.availableParallelism()). */
+function coresBusy(row: ScenarioResult): number | null {
+  const total = totalCpuMs(row);
+  return total === null ? null : round((total * row.requestsPerSecond) / 1000, 2);
+}
+
 function measure(scenario: Scenario, seconds: number): Promise<ScenarioResult> {
   return measureTogether(scenario.name, [scenario], seconds);
 }
@@ -315,6 +321,7 @@ async function measureGateway(context: {
         addedP50Ms: number;
         cpuBound: number | null;
         bareRelay: number | null;
+        coresBusy: { direct: number | null; gateway: number | null };
       }
     > = {};
     for (const [name, nextPath] of Object.entries(context.paths)) {
@@ -356,6 +363,8 @@ async function measureGateway(context: {
         // generator included, so throughput goes as the inverse of all their CPU per request.
         cpuBound: ratioOf(totalCpuMs(direct), totalCpuMs(through)),
         bareRelay: ratioOf(relayed.requestsPerSecond, direct.requestsPerSecond),
+        // Alone the server is bound by its own thread; through the gateway, three processes share the cores.
+        coresBusy: { direct: coresBusy(direct), gateway: coresBusy(through) },
       };
     }
     return { rows, ratios };
