@@ -58,6 +58,14 @@ async function fillComputedColumn(
   }
 }
 
+/** SQLite: drops an FTS index and the triggers that keep it, `index`_insert, _delete and _update. */
+async function dropIndexAndTriggers(db: Kysely<unknown>, index: string): Promise<void> {
+  for (const event of ['insert', 'delete', 'update']) {
+    await sql`drop trigger ${sql.raw(`${index}_${event}`)}`.execute(db);
+  }
+  await sql`drop table ${sql.raw(index)}`.execute(db);
+}
+
 /**
  * SQLite (0016, 0017): drops a table's trigram index over its rowid and its triggers, and creates
  * `copy` (the folded name columns numbered by `position`), `copy`_late (positions of names
@@ -74,10 +82,7 @@ async function replaceNameIndexWithListOrderCopy(
   const columns = names.columns.join(', ');
   const newValues = names.columns.map((column) => `new.${column}`).join(', ');
   const setNew = names.columns.map((column) => `${column} = new.${column}`).join(', ');
-  for (const suffix of ['insert', 'delete', 'update']) {
-    await sql`drop trigger ${sql.raw(`${oldIndex}_${suffix}`)}`.execute(db);
-  }
-  await sql`drop table ${sql.raw(oldIndex)}`.execute(db);
+  await dropIndexAndTriggers(db, oldIndex);
   await sql`create table ${sql.raw(copy)} (
     position integer primary key,
     entity_id text not null unique,
@@ -1272,10 +1277,7 @@ const migrations: Record<string, Migration> = {
       // Company names are one column, so 0019's index needs no column lists: 2.6 times smaller, and
       // a company-name search at a million took about 15% less CPU (docs/performance.md, ninth pass).
       const index = 'legal_entity_name_order_quadgrams';
-      for (const event of ['insert', 'delete', 'update']) {
-        await sql`drop trigger ${sql.raw(`${index}_${event}`)}`.execute(db);
-      }
-      await sql`drop table ${sql.raw(index)}`.execute(db);
+      await dropIndexAndTriggers(db, index);
       await addNameGramIndex(db, COMPANY_NAME_COPY, index, nameQuadgrams, 'none');
       await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('optimize')`.execute(db);
     },
