@@ -86,6 +86,7 @@ export default defineConfig({
             'server/notes/*.test.ts',
             'server/http/openapi.test.ts',
             'server/auth/routes.test.ts',
+            'server/auth/role-matrix.test.ts',
             'server/seed/demo-api.test.ts',
             'server/security/headers.test.ts',
             'server/security/limits.test.ts',

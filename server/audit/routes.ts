@@ -7,7 +7,7 @@ import {
   type AuditEvent,
   type AuditFilter,
 } from '../../src/contract/audit.ts';
-import { requireRole } from '../auth/caller.ts';
+import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { idParamsSchema } from '../entities/routes.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
@@ -113,6 +113,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
         'Every recorded event, newest first, filtered by actor, action, entityId and a range of days (`from`, `to`, UTC, inclusive). Paged with `limit` (1–500, default 100) and `cursor` (the `nextCursor` of the page before). `format=csv` streams the whole filtered set as CSV instead (the paging parameters do not apply). Accounts without the auditor role: 403.',
       tag: TAG,
       auth: 'caller',
+      roles: AUDITORS,
       query: auditLogQuerySchema,
       response: {
         status: 200,
@@ -125,8 +126,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
         targetOf: ({ query }) => ({ detail: { query } }),
       },
     },
-    async ({ query, request, reply, audit }) => {
-      requireRole(request, 'auditor');
+    async ({ query, reply, audit }) => {
       const { limit, cursor, format, ...filter } = query;
       const beforeSeq = seqOfCursor(cursor);
       if (format === 'csv') {
@@ -155,6 +155,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
         'The events about this entity or its documents, newest first, paged with `limit` (1–500, default 50) and `cursor`.',
       tag: TAG,
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       query: entityAuditQuerySchema,
       response: {

@@ -21,11 +21,21 @@ export function callerOf(request: { caller?: Caller }): Caller {
   return request.caller;
 }
 
-/** 403 unless the caller has this role (decisions.md: the envelope, naming the role). */
-export function requireRole(request: { caller?: Caller }, role: Role): Caller {
+/** Who may call a route (decisions.md "Roles"): reviewers read and act, auditors only read. */
+export const READERS: readonly Role[] = ['reviewer', 'auditor'];
+export const ACTORS: readonly Role[] = ['reviewer'];
+export const AUDITORS: readonly Role[] = ['auditor'];
+
+/** 403 unless the caller has one of these roles (decisions.md: the envelope, naming the role). */
+export function requireRole(request: { caller?: Caller }, roles: readonly Role[]): Caller {
   const caller = callerOf(request);
-  if (caller.role !== role) {
-    throw new ApiError(403, `Only an account with the ${role} role can do this.`);
+  if (!roles.includes(caller.role)) {
+    throw new ApiError(
+      403,
+      roles.length === 1 && roles[0] === 'auditor'
+        ? 'Only an account with the auditor role can do this.'
+        : `An account with the ${caller.role} role cannot do this: only ${roles.join(' or ')} accounts can.`,
+    );
   }
   return caller;
 }

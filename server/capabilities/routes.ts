@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { READERS } from '../auth/caller.ts';
 import { capabilitiesResponseSchema, type Capabilities } from '../../src/contract/capabilities.ts';
 import type { Config } from '../env.ts';
 import { defineRoute } from '../http/route.ts';
@@ -36,6 +37,7 @@ export function registerCapabilitiesRoute(
         'The console shows only what the running mode supports: in gateway mode the identity service has no review queue, review outcomes or document decisions. `account` is the caller and its role (`auditor` may read the whole audit log).',
       tag: 'Authentication',
       auth: 'caller',
+      roles: READERS,
       response: {
         status: 200,
         schema: capabilitiesResponseSchema,

@@ -7,7 +7,7 @@ import {
   clientUpdateRequestSchema,
 } from '../../src/contract/client-updates.ts';
 import { idSchema } from '../../src/contract/common.ts';
-import { callerOf } from '../auth/caller.ts';
+import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import { createMailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
@@ -39,6 +39,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         'Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.',
       tag: TAG,
       auth: 'caller',
+      roles: READERS,
       response: {
         status: 200,
         schema: clientUpdateConfigListResponseSchema,
@@ -66,6 +67,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       description: 'Every request, delivered (`sent`) or not (`failed`), newest first.',
       tag: TAG,
       auth: 'caller',
+      roles: READERS,
       params: legalEntityParamsSchema,
       response: {
         status: 200,
@@ -91,6 +93,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
           'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
         tag: TAG,
         auth: 'caller',
+        roles: ACTORS,
         params: legalEntityParamsSchema,
         body: requestSchema,
         response: {

@@ -10,7 +10,7 @@ import {
 } from '../../src/contract/decisions.ts';
 import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema } from '../../src/contract/entities.ts';
-import { callerOf } from '../auth/caller.ts';
+import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
 import { idParamsSchema } from '../entities/routes.ts';
 import { defineRoute } from '../http/route.ts';
@@ -59,6 +59,7 @@ export function registerDecisionRoutes(
       description: `The legal entity's decisions held for confirmation (at most one). ${FOUR_EYES_TEXT}`,
       tag: 'Decisions',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       response: {
         status: 200,
@@ -83,6 +84,7 @@ export function registerDecisionRoutes(
         description: `A verification without id. It is appended to corporateVerifications and becomes the entity's current state: kycStatus is its verificationStatus, nextKYCReview its nextReviewDate (which must be after verificationDate). ${FOUR_EYES_TEXT} A held outcome answers 201 with state "pending" and leaves the entity unchanged. While a decision waits, another outcome is 409.`,
         tag: 'Decisions',
         auth: 'caller',
+        roles: ACTORS,
         params: idParamsSchema,
         body: recordVerificationSchema,
         response: {
@@ -106,6 +108,7 @@ export function registerDecisionRoutes(
           'Another account than the one that recorded it confirms the decision, which then applies as a recorded outcome does. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
         tag: 'Decisions',
         auth: 'caller',
+        roles: ACTORS,
         params: idParamsSchema,
         body: noBodySchema,
         response: {
@@ -129,6 +132,7 @@ export function registerDecisionRoutes(
           'Another account than the one that recorded it discards the decision, with a reason (1 to 1000 characters); the entity stays as it was. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
         tag: 'Decisions',
         auth: 'caller',
+        roles: ACTORS,
         params: idParamsSchema,
         body: rejectPendingVerificationSchema,
         response: {
@@ -152,6 +156,7 @@ export function registerDecisionRoutes(
           'documentApproved true approves, false rejects; a rejection needs a reason (1 to 1000 characters). Who decided, when and why are kept and shown as the document\'s "decision"; a later decision replaces it.',
         tag: 'Decisions',
         auth: 'caller',
+        roles: ACTORS,
         params: idParamsSchema,
         body: documentDecisionSchema,
         response: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { READERS } from '../auth/caller.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
@@ -25,6 +26,7 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       description: 'Metadata only (with mimeType and fileSize), oldest first.',
       tag: 'Documents',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       response: {
         status: 200,
@@ -51,6 +53,7 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       description: 'Metadata and the file itself, base64-encoded in `file`.',
       tag: 'Documents',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       response: {
         status: 200,

@@ -17,7 +17,7 @@ import {
   naturalPersonSearchQuerySchema,
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
-import { callerOf } from '../auth/caller.ts';
+import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
@@ -86,6 +86,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         'Natural persons and legal entities by creation time, then id; ascending unless descending=true. Legal entities carry corporateVerifications and supportingDocuments (metadata) only when their flag is true.',
       tag: 'Entities',
       auth: 'caller',
+      roles: READERS,
       query: entityListQuerySchema,
       audit: { action: 'entity.list', targetOf: ({ query }) => ({ detail: { query } }) },
       response: {
@@ -110,6 +111,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       description: `IDs of the legal entities matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. Text is compared folded (NFKC, then full Unicode case folding). companyName: substring; registrationNumber: exact, ignoring spaces, dashes, dots and slashes; glei, externalID: exact; duns: ignoring leading zeros; phone: digits only; email: the primary contact's, exact.`,
       tag: 'Entities',
       auth: 'caller',
+      roles: READERS,
       query: legalEntitySearchQuerySchema,
       audit: {
         action: 'entity.search',
@@ -138,6 +140,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         'With its corporateVerifications, supportingDocuments (metadata), linkedEntities (primary contact first) and kycMetaData.',
       tag: 'Entities',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       audit: { action: 'entity.view', targetOf: ({ params }) => ({ entityId: params.id }) },
       response: { status: 200, schema: legalEntityResponseSchema, description: 'The legal entity' },
@@ -157,6 +160,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
       description: `IDs of the natural persons matching every given parameter (AND), oldest first, at most ${MAX_SEARCH_RESULTS}. Text is compared folded (NFKC, then full Unicode case folding). firstName, lastName: substring; email, externalID: exact; phone: digits only.`,
       tag: 'Entities',
       auth: 'caller',
+      roles: READERS,
       query: naturalPersonSearchQuerySchema,
       audit: {
         action: 'entity.search',
@@ -185,6 +189,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         'With kycMetaData, personalInformation (linkedEntities: the legal entities the person is tied to) and supportingDocuments (metadata).',
       tag: 'Entities',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       audit: { action: 'entity.view', targetOf: ({ params }) => ({ entityId: params.id }) },
       response: {
@@ -212,6 +217,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
         tag: 'Entities',
         auth: 'caller',
+        roles: ACTORS,
         body: legalEntityCreateSchema,
         bodyLimit: CREATE_BODY_LIMIT,
         audit: { action: 'entity.create' },

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { ACTORS, requireRole } from '../auth/caller.ts';
 import { Readable } from 'node:stream';
 import { actorOf } from '../audit/audit-trail.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -177,6 +178,7 @@ export function registerLocalClientUpdates(
         method: ['GET', 'POST'],
         url: '/api/v2/entities/legal-entities/:id/request-client-update',
         handler: async (request, reply) => {
+          requireRole(request, ACTORS);
           const { id } = parseOrThrow(legalEntityParamsSchema, request.params, 'path parameter');
           // Checked here first, so a refused body is 400 and neither forwarded nor recorded.
           const body = parseOrThrow(requestSchema, request.body ?? {}, 'field');

@@ -1,4 +1,5 @@
 import { actorOf } from '../audit/audit-trail.ts';
+import { ACTORS, requireRole } from '../auth/caller.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idSchema } from '../../src/contract/common.ts';
@@ -90,6 +91,7 @@ export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOpti
     void scope.register((jsonScope, _jsonOptions, jsonDone) => {
       jsonScope.addHook('onRequest', requireJsonBody);
       jsonScope.post('/api/v2/entities/:id/notes', async (request, reply) => {
+        requireRole(request, ACTORS);
         const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');
         const body = parseOrThrow(newNoteSchema, request.body ?? {}, 'field');
         await requireEntity(request, id);

@@ -6,7 +6,7 @@ import { registerCapabilitiesRoute } from '../capabilities/routes.ts';
 import { reviewersRepository } from './reviewers-repository.ts';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
-import { callerOf } from '../auth/caller.ts';
+import { ACTORS, callerOf, requireRole, type Caller } from '../auth/caller.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
@@ -35,6 +35,9 @@ export type UpstreamConfig = NonNullable<Config['upstream']>;
 const SIGN_IN_HEADERS = ['accept', 'content-type', 'content-length'];
 const TOKEN_CHECK_HEADERS = ['accept', 'authorization'];
 const ENTITY_HEADERS = ['accept', 'content-type', 'content-length', 'idempotency-key'];
+
+/** Methods that only read; any other forwarded call is a write, which auditors may not make. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 const INVALID_TOKEN = 'The token is invalid or has expired. Sign in again.';
 
@@ -255,8 +258,21 @@ function registerGatewayRoutes(
       }
       const target = v2TargetOf(request.method, request.url);
       if (!target) return sendPathNotFound(request, reply);
-      // Only the name: what a forwarded call may do is the identity service's to decide.
-      request.reviewer = (await holderOfToken(request, reply, token)).username;
+      const holder = await holderOfToken(request, reply, token);
+      request.reviewer = holder.username;
+      // The service sees one API key for everyone, so the gateway keeps auditors from writing.
+      if (!READ_METHODS.has(request.method)) {
+        const caller = await callerOfHolder(holder);
+        if (!ACTORS.includes(caller.role)) {
+          await app.auditTrail.record({
+            ...requestPartOf(request),
+            ...target.audit,
+            outcome: 'denied',
+            detail: { status: 403 },
+          });
+          requireRole({ caller }, ACTORS);
+        }
+      }
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
       const response = await exchange(request, reply, { ...target, headers }, true);
@@ -276,19 +292,23 @@ function registerGatewayRoutes(
     });
     done();
   });
+  /** The caller a token's holder is, with the role the operator gives them now. */
+  async function callerOfHolder(holder: TokenHolder): Promise<Caller> {
+    return {
+      accountId: '',
+      username: holder.username,
+      role: await reviewers.roleOf(holder.username),
+      via: 'token',
+    };
+  }
+
   /** The gateway's own routes: the caller's token, and the role the operator gives them now. */
   const requireCallerToken = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerTokenOf(request);
     if (!token) {
       throw new ApiError(401, 'Authentication required: sign in and send the Bearer token.');
     }
-    const holder = await holderOfToken(request, reply, token);
-    request.caller = {
-      accountId: '',
-      username: holder.username,
-      role: holder.bound ? await reviewers.roleOf(holder.username) : 'reviewer',
-      via: 'token',
-    };
+    request.caller = await callerOfHolder(await holderOfToken(request, reply, token));
   };
 
   // The audit trail and the capabilities are the gateway's own, behind the caller's token.

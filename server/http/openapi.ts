@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ROLES } from '../../src/contract/audit.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { registeredRoutes, type RouteSpec } from './route.ts';
 
@@ -8,6 +9,7 @@ type JsonSchema = Record<string, unknown>;
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad parameter or body; `errors` lists the fields',
   401: 'Missing, invalid or expired credentials',
+  403: 'Not for this account’s role (auditors only read), or refused by a control',
   404: 'Unknown id or path',
   409: 'Conflicts with an existing record',
   413: 'Body too large',
@@ -61,8 +63,13 @@ export function operationIdOf(method: string, openApiPath: string): string {
 
 function operationOf(spec: RouteSpec, operationId: string) {
   const errorStatuses = [
-    ...new Set([...(spec.auth === 'none' ? [] : [401]), ...(spec.errors ?? []), 500]),
-  ];
+    ...new Set([
+      ...(spec.auth === 'none' ? [] : [401]),
+      ...(spec.roles && spec.roles.length < ROLES.length ? [403] : []),
+      ...(spec.errors ?? []),
+      500,
+    ]),
+  ].sort((a, b) => a - b);
   return {
     operationId,
     summary: spec.summary,
@@ -74,6 +81,7 @@ function operationOf(spec: RouteSpec, operationId: string) {
         : spec.auth === 'token'
           ? [{ bearer: [] }]
           : [{ bearer: [] }, { apiKey: [] }],
+    ...(spec.roles ? { 'x-roles': spec.roles } : {}),
     parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
     ...(spec.body
       ? {

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
+import type { Role } from '../../src/contract/audit.ts';
+import { requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { parseOrThrow } from './errors.ts';
 
@@ -19,6 +21,11 @@ export interface RouteSpec<
   tag: string;
   /** `none` for public routes, `token` for Bearer only, `caller` for Bearer or API key. */
   auth: 'none' | 'token' | 'caller';
+  /**
+   * The roles that may call a `caller` route (READERS, ACTORS or AUDITORS of auth/caller.ts):
+   * required there and only there, checked before anything is parsed (403 otherwise).
+   */
+  roles?: readonly Role[];
   query?: Q;
   params?: P;
   body?: B;
@@ -97,6 +104,12 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
 ): void {
   const path = `${app.prefix}${spec.url}`;
   const methods = Array.isArray(spec.method) ? spec.method : [spec.method];
+  const { roles } = spec;
+  if ((spec.auth === 'caller') !== (roles !== undefined)) {
+    throw new Error(
+      `${methods.join(',')} ${path}: roles go with authenticated routes, and only there`,
+    );
+  }
   registry.set(`${methods.join(',')} ${path}`, { spec, path });
   app.route({
     method: methods,
@@ -109,6 +122,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
         ? { event: { ...requestPartOf(request), action: spec.audit.action }, recorded: false }
         : undefined;
       if (pending) pendingEvents.set(request, pending);
+      if (roles) requireRole(request, roles);
       const audit: RouteAudit = {
         async record(extra = {}, transaction) {
           if (!pending) throw new Error(`${path} declares no audit event`);

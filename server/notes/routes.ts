@@ -5,7 +5,7 @@ import {
   notePageSchema,
   noteResponseSchema,
 } from '../../src/contract/notes.ts';
-import { callerOf } from '../auth/caller.ts';
+import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
@@ -40,6 +40,7 @@ export function registerNoteRoutes(
       description: `${NOTES_ORDER_TEXT} limit 1..200, default 50.`,
       tag: 'Notes',
       auth: 'caller',
+      roles: READERS,
       params: idParamsSchema,
       query: noteListQuerySchema,
       response: { status: 200, schema: notePageSchema, description: 'One page of notes' },
@@ -71,6 +72,7 @@ export function registerNoteRoutes(
           'text: 1 to 5000 characters once trimmed. The author is the calling account; at is the server time.',
         tag: 'Notes',
         auth: 'caller',
+        roles: ACTORS,
         params: idParamsSchema,
         body: newNoteSchema,
         response: { status: 201, schema: noteResponseSchema, description: 'The note' },
