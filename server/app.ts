@@ -87,7 +87,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installUtf8JsonParser(app);
 
   const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl, (lost) => {
-    app.log.warn(lost, 'PostgreSQL closed an idle connection; the pool opens a new one on demand.');
+    app.log.warn(
+      lost,
+      'PostgreSQL closed a connection; its request fails alone and the pool opens a new one on demand.',
+    );
   });
   app.addHook('onClose', async () => {
     await db.destroy();

@@ -38,3 +38,41 @@ test.runIf(testEngine === 'postgres')(
     }
   },
 );
+
+test.runIf(testEngine === 'postgres')(
+  'a connection ended while checked out fails its own transaction only, and the pool goes on',
+  async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-pool-'));
+    const databaseUrl = await newTestDatabaseUrl();
+    if (databaseUrl === undefined) throw new Error('no test database');
+    const lost: Parameters<OnConnectionLost>[0][] = [];
+    const { db } = await openDatabase(dataDir, databaseUrl, (report) => lost.push(report));
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      const cut = db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // Ended between two statements: no query is active, so only a listener hears it.
+        await admin.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+        await vi.waitFor(() => expect(lost).toHaveLength(1));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(cut).rejects.toThrow();
+      expect(lost[0]?.code).toBe('57P01');
+
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          sql<{ n: number }>`select ${index}::int as n`.execute(db),
+        ),
+      );
+      expect(answers.map(({ rows }) => rows[0]?.n)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i),
+      );
+    } finally {
+      await admin.end();
+      await db.destroy();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await dropTestDatabaseUrl(databaseUrl);
+    }
+  },
+);

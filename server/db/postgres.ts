@@ -11,7 +11,7 @@ types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 /** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
 const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
 
-/** Told when the server closes a pooled connection that was idle; the pool opens another. */
+/** Told when the server closes a pooled connection; the pool opens another on demand. */
 export type OnConnectionLost = (lost: { code: string | undefined; message: string }) => void;
 
 const warnConnectionLost: OnConnectionLost = ({ code, message }) => {
@@ -34,11 +34,23 @@ export async function openPostgres(
     max: 10,
     types,
   });
-  // An idle connection ended by the server (restart, failover, pg_terminate_backend) is an 'error'
-  // event on the pool, which would end the process unheard. Only code and message are passed on:
-  // the error also carries the client, whose connection parameters hold the password.
-  pool.on('error', (error: Error & { code?: string }) => {
+  // A connection ended by the server (restart, failover, pg_terminate_backend) is an 'error' event
+  // on its client, idle or checked out, which would end the process unheard: each client reports
+  // its first one, and the query or transaction using it fails on its own. Only code and message
+  // are passed on: the error also carries the client, whose connection parameters hold the password.
+  const reported = new WeakSet<pg.PoolClient>();
+  const reportLoss = (client: pg.PoolClient, error: Error & { code?: string }) => {
+    if (reported.has(client)) return;
+    reported.add(client);
     onConnectionLost({ code: error.code, message: error.message });
+  };
+  pool.on('connect', (client) => {
+    client.on('error', (error: Error & { code?: string }) => {
+      reportLoss(client, error);
+    });
+  });
+  pool.on('error', (error: Error & { code?: string }, client) => {
+    reportLoss(client, error);
   });
   const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
   await migrateToLatest(db as unknown as Kysely<unknown>);
