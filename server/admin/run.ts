@@ -253,12 +253,12 @@ const COMMANDS: Record<string, CommandSpec> = {
     usage: 'db:backup <file>',
     summary: 'Write a consistent copy of the embedded database to <file>, while servers run.',
     takes: 'a file name',
-    run: async ({ config }, { argument }) => {
+    run: ({ config }, { argument }) => {
       requireSqlite(
         config,
         'pg_dump --format=custom --file=<file> "$DATABASE_URL" (docs/deployment.md).',
       );
-      return { file: argument, ...(await backupSqlite(config.dataDir, argument)) };
+      return Promise.resolve({ file: argument, ...backupSqlite(config.dataDir, argument) });
     },
     text: (result: { file: string; bytes: number }) => [
       `Backed up the database to ${result.file} (${String(result.bytes)} bytes).`,

@@ -130,6 +130,31 @@ describe.runIf(testEngine === 'sqlite')('db:backup and db:restore (embedded data
     }
   });
 
+  test('a backup finishes while reads keep writing audit events without a pause', async () => {
+    const env = { DATA_DIR: server.dataDir };
+    // Every read writes an audit event: with one always in flight the database never rests.
+    let reading = true;
+    let reads = 0;
+    const readers = Array.from({ length: 4 }, async () => {
+      while (reading) {
+        expect((await server.request('/api/v2/entities?limit=1')).status).toBe(200);
+        reads += 1;
+      }
+    });
+    try {
+      await vi.waitFor(() => expect(reads).toBeGreaterThan(20), { timeout: 10_000 });
+      const busy = path.join(scratch, 'busy.sqlite');
+      const readsBefore = reads;
+      const backup = await admin(env, 'db:backup', busy);
+      expect(backup).toMatchObject({ code: 0, stderr: '' });
+      expect(reads).toBeGreaterThan(readsBefore);
+      expect(soundness(busy)).toMatchObject({ integrity: 'ok', foreignKeyProblems: 0 });
+    } finally {
+      reading = false;
+      await Promise.all(readers);
+    }
+  });
+
   test('a backup never overwrites a file, and restore refuses what is not a sound KYC Desk database', async () => {
     const env = { DATA_DIR: server.dataDir };
     const existing = path.join(scratch, 'existing.sqlite');

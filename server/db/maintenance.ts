@@ -42,11 +42,12 @@ type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
 const COPY_BATCH_ROWS = 500;
 
 /**
- * A consistent copy of the embedded database while servers keep writing to it: SQLite's online
- * backup API copies pages and restarts the copy if a write lands mid-way, so the result is the
- * database as of one moment. Written to a temporary name, then renamed, mode 0600.
+ * A consistent copy of the embedded database while servers keep writing to it: `VACUUM INTO` reads
+ * one WAL snapshot, so writers go on and the copy never restarts (the online backup API restarted
+ * on every write and only finished once traffic stopped). Written to a temporary name, then renamed,
+ * mode 0600.
  */
-export async function backupSqlite(dataDir: string, target: string): Promise<{ bytes: number }> {
+export function backupSqlite(dataDir: string, target: string): { bytes: number } {
   const source = path.join(dataDir, SQLITE_FILE_NAME);
   if (!fs.existsSync(source)) throw new Error(`There is no database in ${dataDir} to back up.`);
   const destination = path.resolve(target);
@@ -57,7 +58,7 @@ export async function backupSqlite(dataDir: string, target: string): Promise<{ b
   const sqlite = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 5000');
-    await sqlite.backup(partial);
+    sqlite.prepare('vacuum into ?').run(partial);
   } finally {
     sqlite.close();
   }
