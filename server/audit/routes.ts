@@ -7,6 +7,7 @@ import {
   type AuditEvent,
   type AuditFilter,
 } from '../../src/contract/audit.ts';
+import { withVisibleControls } from '../../src/contract/visible-text.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { idParamsSchema } from '../entities/routes.ts';
@@ -71,15 +72,19 @@ async function pageOf(db: Db, query: AuditPageQuery) {
   };
 }
 
-/** A CSV cell: quoted when needed, and a leading = + - @ made inert for spreadsheets. */
+/**
+ * A CSV cell: hidden characters escaped visibly, quoted when needed, and a leading = + - @ made
+ * inert for spreadsheets.
+ */
 function csvCell(value: unknown): string {
-  const text =
+  const text = withVisibleControls(
     value === null || value === undefined
       ? ''
       : typeof value === 'string'
         ? value
-        : JSON.stringify(value);
-  const inert = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+        : JSON.stringify(value),
+  );
+  const inert = /^[=+\-@]/.test(text) ? `'${text}` : text;
   return /[",\r\n]/.test(inert) ? `"${inert.replaceAll('"', '""')}"` : inert;
 }
 
