@@ -87,6 +87,7 @@ export default defineConfig({
             'server/http/openapi.test.ts',
             'server/auth/routes.test.ts',
             'server/auth/role-matrix.test.ts',
+            'server/auth/sign-out.test.ts',
             'server/seed/demo-api.test.ts',
             'server/security/headers.test.ts',
             'server/security/limits.test.ts',

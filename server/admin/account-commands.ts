@@ -89,6 +89,30 @@ export async function disableAccountCommand(
   return { username: account.username, disabled: true };
 }
 
+/**
+ * Ends every session of an account: its tokens stop working at once, its password and API key
+ * stay. In gateway mode the gateway refuses the tokens it bound to that name.
+ */
+export async function revokeSessionsCommand(
+  db: Db,
+  username: string,
+  gateway: boolean,
+  nowMs: number,
+): Promise<{ username: string; revokedSessions: number }> {
+  if (gateway) {
+    if (!USERNAME_PATTERN.test(username)) {
+      throw new AdminError(`"${username}" is not a valid username.`);
+    }
+    const revoked = await reviewersRepository(db).revokeAllOf(username, nowMs);
+    return { username, revokedSessions: revoked.length };
+  }
+  const account = await existingAccount(db, username);
+  return {
+    username: account.username,
+    revokedSessions: await accountsRepository(db).deleteSessionsOf(account.id),
+  };
+}
+
 export async function listAccountsCommand(db: Db): Promise<{ accounts: AccountSummary[] }> {
   const rows = await accountsRepository(db).list();
   return {

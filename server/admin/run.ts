@@ -11,6 +11,7 @@ import {
   listAccountsCommand,
   resetApiKeyCommand,
   resetPasswordCommand,
+  revokeSessionsCommand,
   roleOf,
   setRoleCommand,
   type AccountSummary,
@@ -141,6 +142,21 @@ const COMMANDS: Record<string, CommandSpec> = {
     run: async (context, { argument }) => disableAccountCommand(await context.db(), argument),
     text: (result: { username: string }) => [
       `Disabled the account "${result.username}": its tokens and API key no longer work.`,
+    ],
+  }),
+  'account:revoke-sessions': command({
+    usage: 'account:revoke-sessions <username>',
+    summary: 'Sign an account out everywhere: every token it holds stops working at once.',
+    takes: 'a username',
+    run: async (context, { argument }) =>
+      revokeSessionsCommand(
+        await context.db(),
+        argument,
+        context.config.upstream !== undefined,
+        Date.now(),
+      ),
+    text: (result: { username: string; revokedSessions: number }) => [
+      `Signed "${result.username}" out of ${String(result.revokedSessions)} session(s): those tokens no longer work.`,
     ],
   }),
   'account:set-role': command({

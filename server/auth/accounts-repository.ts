@@ -113,6 +113,21 @@ export function accountsRepository(db: Db) {
       });
     },
 
+    /** Ends one session (sign-out): its token is refused from the next request on, everywhere. */
+    async deleteSession(jti: string): Promise<number> {
+      const result = await db.deleteFrom('sessions').where('jti', '=', jti).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Ends every session of an account ("sign out everywhere", account:revoke-sessions). */
+    async deleteSessionsOf(accountId: string): Promise<number> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /**
      * The account behind a live session (stored expiry after `nowSeconds`) with that expiry, if
      * both still exist and the account is enabled.

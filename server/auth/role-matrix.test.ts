@@ -42,7 +42,7 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
 };
 
 /** Routes whose own credential check is the route itself: no caller, so no role. */
-const WITHOUT_ROLES = new Set(['POST /api/gettoken', 'GET /api/tokenvalid']);
+const WITHOUT_ROLES = new Set(['POST /api/gettoken', 'GET /api/tokenvalid', 'POST /api/signout']);
 
 const PLACEHOLDER_ID = '0f0e0d0c-0b0a-4908-8706-050403020100';
 

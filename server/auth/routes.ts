@@ -2,6 +2,8 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
+  signOutRequestSchema,
+  signOutResultSchema,
   tokenResponseSchema,
   tokenValidResponseSchema,
 } from '../../src/contract/auth.ts';
@@ -127,6 +129,45 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
       if (!verified) throw new ApiError(401, 'The token is invalid or has expired. Sign in again.');
       reply.header('Cache-Control', 'no-store');
       return { isTokenValid: true, expiresAt: verified.expiresAt };
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/signout',
+      summary: 'Sign out: end this token’s session, or every session of the account',
+      description:
+        'Send the token as `Authorization: Bearer <JWT>`; an optional JSON body ' +
+        '`{ "everywhere": true }` ends every session of the account. A signed-out token is 401 ' +
+        'on every instance from the next request on, `/api/tokenvalid` included.',
+      tag: 'Authentication',
+      auth: 'token',
+      body: signOutRequestSchema,
+      response: {
+        status: 200,
+        schema: signOutResultSchema,
+        description: 'How many sessions ended',
+      },
+      errors: [400, 401, 415],
+    },
+    async ({ body, request }) => {
+      const token = bearerTokenOf(request);
+      if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
+      const verified = await verifyToken(services, token);
+      if (!verified) throw new ApiError(401, 'The token is invalid or has expired. Sign in again.');
+      const { account, jti } = verified;
+      const revokedSessions = body.everywhere
+        ? await accounts.deleteSessionsOf(account.id)
+        : await accounts.deleteSession(jti);
+      await request.server.auditTrail.record({
+        ...requestPartOf(request),
+        actor: account.username,
+        action: 'auth.sign-out',
+        detail: { everywhere: body.everywhere, revokedSessions },
+      });
+      return { revokedSessions };
     },
   );
 }

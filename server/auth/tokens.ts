@@ -73,7 +73,7 @@ export async function verifyToken(services: AppServices, token: string) {
     const account = await accountsRepository(services.db).findLiveSessionAccount(payload.jti, now);
     if (!account || account.id !== payload.sub) return null;
     const expiresAt = Math.min(payload.exp ?? 0, account.session_expires_at);
-    return { account, expiresAt: new Date(expiresAt * 1000).toISOString() };
+    return { account, jti: payload.jti, expiresAt: new Date(expiresAt * 1000).toISOString() };
   } catch {
     return null;
   }

@@ -30,6 +30,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'audit_anchor',
   'audit_events',
   'gateway_sessions',
+  'gateway_revoked_tokens',
   'gateway_roles',
   'pending_verifications',
   'notes',

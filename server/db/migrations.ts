@@ -1282,6 +1282,17 @@ const migrations: Record<string, Migration> = {
       await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('optimize')`.execute(db);
     },
   },
+  '0025_gateway_revoked_tokens': {
+    async up(db: Kysely<unknown>) {
+      // Gateway mode: tokens signed out here, refused until they expire although the identity
+      // service, which has no sign-out, would still confirm them.
+      await db.schema
+        .createTable('gateway_revoked_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

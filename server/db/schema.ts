@@ -295,6 +295,7 @@ export interface Database {
   audit_anchor: AuditAnchorTable;
   /** Gateway mode: which reviewer signed in for the token with this SHA-256, until when (ms). */
   gateway_sessions: { token_hash: string; username: string; expires_at: number };
+  gateway_revoked_tokens: { token_hash: string; expires_at: number };
   /** Gateway mode: roles of reviewers who sign in at the identity service (default reviewer). */
   gateway_roles: { username: string; role: 'reviewer' | 'auditor' };
   pending_verifications: PendingVerificationTable;

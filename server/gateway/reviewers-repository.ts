@@ -31,6 +31,50 @@ export function reviewersRepository(db: Db) {
       return row?.username;
     },
 
+    /** Signs one token out: its binding goes, and it is refused here until it expires. */
+    async revokeToken(tokenHash: string, expiresAtMs: number, nowMs: number) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('gateway_revoked_tokens').where('expires_at', '<=', nowMs).execute();
+        await trx.deleteFrom('gateway_sessions').where('token_hash', '=', tokenHash).execute();
+        await trx
+          .insertInto('gateway_revoked_tokens')
+          .values({ token_hash: tokenHash, expires_at: expiresAtMs })
+          .onConflict((conflict) => conflict.column('token_hash').doNothing())
+          .execute();
+      });
+    },
+
+    /** Signs a reviewer out of every token bound to them; the live ones' hashes. */
+    async revokeAllOf(username: string, nowMs: number): Promise<string[]> {
+      return db.transaction().execute(async (trx) => {
+        const bound = await trx
+          .selectFrom('gateway_sessions')
+          .select(['token_hash', 'expires_at'])
+          .where('username', '=', username)
+          .where('expires_at', '>', nowMs)
+          .execute();
+        await trx.deleteFrom('gateway_sessions').where('username', '=', username).execute();
+        if (bound.length > 0) {
+          await trx
+            .insertInto('gateway_revoked_tokens')
+            .values(bound)
+            .onConflict((conflict) => conflict.column('token_hash').doNothing())
+            .execute();
+        }
+        return bound.map((row) => row.token_hash);
+      });
+    },
+
+    async isRevoked(tokenHash: string, nowMs: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('gateway_revoked_tokens')
+        .select('token_hash')
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', nowMs)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async roleOf(username: string): Promise<Role> {
       const row = await db
         .selectFrom('gateway_roles')

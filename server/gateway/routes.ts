@@ -7,12 +7,13 @@ import { reviewersRepository } from './reviewers-repository.ts';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
 import { ACTORS, callerOf, requireRole, type Caller } from '../auth/caller.ts';
+import { signOutRequestSchema } from '../../src/contract/auth.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
-import { ApiError, sendPathNotFound } from '../http/errors.ts';
+import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
@@ -147,6 +148,9 @@ function registerGatewayRoutes(
     const isValid =
       answer.status === 200 &&
       (answer.value as { isTokenValid?: unknown } | null)?.isTokenValid === true;
+    if (isValid && (await reviewers.isRevoked(hash, now().getTime()))) {
+      throw new ApiError(401, INVALID_TOKEN);
+    }
     if (isValid) {
       const bound = await reviewers.reviewerOf(hash, now().getTime());
       const holder = bound
@@ -233,8 +237,39 @@ function registerGatewayRoutes(
       );
     });
 
-    scope.get('/api/tokenvalid', async (request, reply) =>
-      relay(
+    // Signed out here: the identity service has no sign-out, so the gateway refuses the token
+    // until it expires, on every instance (docs/gateway.md).
+    scope.post('/api/signout', async (request, reply) => {
+      const token = bearerTokenOf(request);
+      if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
+      const holder = await holderOfToken(request, reply, token);
+      const { everywhere } = parseOrThrow(
+        signOutRequestSchema,
+        jsonOf(await bodyOf(request, SIGN_IN_BODY_LIMIT)),
+        'field',
+      );
+      const hash = tokenHashOf(token);
+      const nowMs = now().getTime();
+      const revoked = everywhere ? await reviewers.revokeAllOf(holder.username, nowMs) : [];
+      await reviewers.revokeToken(hash, expiryOf(null, token) ?? nowMs + DEFAULT_BINDING_MS, nowMs);
+      for (const tokenHash of new Set([hash, ...revoked])) validTokens.forget(tokenHash);
+      const revokedSessions = new Set([hash, ...revoked]).size;
+      await app.auditTrail.record({
+        ...requestPartOf(request),
+        actor: holder.username,
+        action: 'auth.sign-out',
+        detail: { everywhere, revokedSessions },
+      });
+      reply.header('Cache-Control', 'no-store');
+      return { code: 200, status: 'success', message: '', data: { revokedSessions } };
+    });
+
+    scope.get('/api/tokenvalid', async (request, reply) => {
+      const token = bearerTokenOf(request);
+      if (token && (await reviewers.isRevoked(tokenHashOf(token), now().getTime()))) {
+        throw new ApiError(401, INVALID_TOKEN);
+      }
+      return relay(
         reply,
         await exchange(
           request,
@@ -247,8 +282,8 @@ function registerGatewayRoutes(
           false,
         ),
         redactor,
-      ),
-    );
+      );
+    });
 
     // 401 without a token, then 404 for anything off the allow-list, before the upstream is asked.
     scope.all('/api/v2/*', { bodyLimit: CREATE_BODY_LIMIT }, async (request, reply) => {
@@ -400,6 +435,16 @@ async function bodyOf(request: FastifyRequest, limit: number): Promise<Buffer> {
     chunks.push(bytes);
   }
   return Buffer.concat(chunks);
+}
+
+/** A small JSON body, `{}` when empty; 400 when it is not JSON. */
+function jsonOf(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'The body is not valid JSON.');
+  }
 }
 
 /** `Username` (or `username`) of a urlencoded or multipart sign-in form; '' when absent. */

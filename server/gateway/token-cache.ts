@@ -50,6 +50,11 @@ export class ValidTokenCache {
     }
   }
 
+  /** Drops a token's confirmation (it was signed out), so it is asked about again. */
+  forget(tokenHash: string): void {
+    this.entries.delete(tokenHash);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -196,6 +196,28 @@ test('sign out clears the token from sessionStorage and the whole query cache', 
   expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
 });
 
+test('sign out ends the session on the server with the token being forgotten', async () => {
+  const token = signInAs('dana');
+  const revoked: { authorization: string | null; body: unknown }[] = [];
+  server.use(
+    apiHandler('POST /api/signout', async ({ request }) => {
+      revoked.push({
+        authorization: request.headers.get('Authorization'),
+        body: await request.json(),
+      });
+      return envelope({ revokedSessions: 1 });
+    }),
+  );
+  const { user } = renderShell('/entities');
+
+  await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+
+  expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+  await waitFor(() =>
+    expect(revoked).toEqual([{ authorization: `Bearer ${token}`, body: { everywhere: false } }]),
+  );
+});
+
 test('regaining focus checks the token with /api/tokenvalid', async () => {
   const token = signInAs('dana');
   const checks: (string | null)[] = [];

@@ -37,6 +37,7 @@ export function AppCommandPalette({ children }: { children: ReactNode }) {
 function useCommands(go: (to: string) => void): PaletteSection[] {
   const capabilities = useCapabilities();
   const signOut = useSignOut();
+  const signOutEverywhere = useSignOut({ everywhere: true });
   const pages: PaletteSection = {
     id: 'pages',
     title: 'Go to',
@@ -101,6 +102,13 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
         icon: icon(IconLogout),
         keywords: ['log out', 'logout'],
         onSelect: signOut,
+      },
+      {
+        id: 'sign-out-everywhere',
+        label: 'Sign out of every session',
+        icon: icon(IconLogout),
+        keywords: ['log out', 'logout', 'all devices', 'everywhere', 'revoke'],
+        onSelect: signOutEverywhere,
       },
     ],
   };

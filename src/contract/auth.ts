@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSchema } from './common.ts';
 
 export const credentialsSchema = z.object({
   Username: z.string().trim().min(1, 'Enter your username.').max(100),
@@ -18,3 +19,14 @@ export const tokenValidResponseSchema = z.object({
   expiresAt: z.string().optional(),
 });
 export type TokenValidResponse = z.infer<typeof tokenValidResponseSchema>;
+
+/** POST /api/signout: this token's session, or with `everywhere` every session of the account. */
+export const signOutRequestSchema = z.strictObject({
+  everywhere: z.boolean().default(false),
+});
+export type SignOutRequest = z.input<typeof signOutRequestSchema>;
+
+export const signOutResultSchema = z.object({
+  revokedSessions: z.number().int().nonnegative(),
+});
+export const signOutResponseSchema = envelopeSchema(signOutResultSchema);

@@ -49,6 +49,8 @@ export interface ApiRequestOptions<T> {
   signal?: AbortSignal;
   /** false for the sign-in call itself: no Bearer header, no re-sign-in on 401. */
   authenticated?: boolean;
+  /** Lets the request finish after the page has moved on (sign-out). */
+  keepalive?: boolean;
   /** Called as the response body arrives (bytes so far, total or null when unknown). */
   onProgress?: (loaded: number, total: number | null) => void;
 }
@@ -85,7 +87,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions<T>)
 
 type SendOptions = Pick<
   ApiRequestOptions<unknown>,
-  'method' | 'query' | 'body' | 'headers' | 'signal'
+  'method' | 'query' | 'body' | 'headers' | 'signal' | 'keepalive'
 >;
 
 async function send(path: string, options: SendOptions, authenticated: boolean) {
@@ -106,6 +108,7 @@ async function send(path: string, options: SendOptions, authenticated: boolean) 
       headers,
       body,
       signal: options.signal ?? null,
+      keepalive: options.keepalive ?? false,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

@@ -9,7 +9,11 @@ import type {
   naturalPersonResponseSchema,
   searchResponseSchema,
 } from '../contract/entities.ts';
-import type { tokenResponseSchema, tokenValidResponseSchema } from '../contract/auth.ts';
+import type {
+  signOutResponseSchema,
+  tokenResponseSchema,
+  tokenValidResponseSchema,
+} from '../contract/auth.ts';
 import {
   vendorDocumentDetail,
   vendorDocuments,
@@ -50,6 +54,7 @@ export interface ApiBodies {
   'GET /api/v2/documents/:id': z.input<typeof documentDetailResponseSchema>;
   'POST /api/gettoken': z.input<typeof tokenResponseSchema>;
   'GET /api/tokenvalid': z.input<typeof tokenValidResponseSchema>;
+  'POST /api/signout': z.input<typeof signOutResponseSchema>;
   'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
   'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
   'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
@@ -148,6 +153,7 @@ export const defaultHandlers = [
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
   })),
   apiHandler('GET /api/capabilities', () => envelope(capabilities())),
+  apiHandler('POST /api/signout', () => envelope({ revokedSessions: 1 })),
   // Entity pages show these panels; no pending decision and no notes unless a test says so.
   apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/:id/notes', () => ({ ...envelope([]), nextCursor: null })),

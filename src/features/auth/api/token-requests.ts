@@ -1,4 +1,5 @@
 import {
+  signOutResponseSchema,
   tokenResponseSchema,
   tokenValidResponseSchema,
   type Credentials,
@@ -23,5 +24,17 @@ export function checkToken(token: string): Promise<TokenValidResponse> {
     headers: { Authorization: `Bearer ${token}` },
     schema: tokenValidResponseSchema,
     authenticated: false,
+  });
+}
+
+/** POST /api/signout: ends this token's session on the server, or every session of the account. */
+export async function revokeSession(token: string, everywhere: boolean): Promise<void> {
+  await apiRequest('/api/signout', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: { everywhere },
+    schema: signOutResponseSchema,
+    authenticated: false,
+    keepalive: true,
   });
 }

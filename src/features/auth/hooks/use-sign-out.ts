@@ -1,19 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { revokeSession } from '../api/token-requests.ts';
 import { hideSessionExpiryNotice } from '../components/session-expiry-notice.tsx';
 import { finishReSignIn } from '../session/re-sign-in.ts';
-import { endSession } from '../session/session-store.ts';
+import { endSession, getSession } from '../session/session-store.ts';
 
 /**
- * Forgets the token and every cached record; the route guard then shows the sign-in page.
+ * Ends the session on the server (this token, or with `everywhere` every session of the account),
+ * then forgets the token and every cached record; the route guard then shows the sign-in page.
  * Requests waiting on the re-sign-in dialog fail with their 401.
  */
-export function useSignOut(): () => void {
+export function useSignOut({ everywhere = false }: { everywhere?: boolean } = {}): () => void {
   const queryClient = useQueryClient();
   return useCallback(() => {
+    const token = getSession()?.token;
+    // Not awaited: signing out here never waits on the network; an expired token is already dead.
+    if (token) void revokeSession(token, everywhere).catch(() => undefined);
     hideSessionExpiryNotice();
     endSession({ byUser: true });
     finishReSignIn(false);
     queryClient.clear();
-  }, [queryClient]);
+  }, [queryClient, everywhere]);
 }
