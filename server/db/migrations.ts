@@ -17,9 +17,11 @@ function bytesType(db: Kysely<unknown>) {
   return engineOf(db) === 'postgres' ? 'bytea' : 'blob';
 }
 
+import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import { rebuildListRecords } from '../entities/list-records.ts';
+import { phoneSearchDigits } from '../entities/phone-search.ts';
 import { renumberNameOrder } from '../entities/repository.ts';
 
 /** Rows per UPDATE when a migration writes values computed in JavaScript. */
@@ -56,6 +58,64 @@ async function fillComputedColumn(
       db,
     );
   }
+}
+
+/** Rows read at a time when a migration recomputes columns (0022). */
+const ROWS_PER_READ = 5000;
+
+/**
+ * Recomputes columns of `table` in batches of rows read in `key` order: `read` gives the rows after
+ * a key with their current values, `compute` the values they should hold; only rows that differ
+ * are written, in multi-row UPDATEs (so triggers that copy the columns fire for those alone).
+ * Returns how many rows changed.
+ */
+async function recomputeColumns<Row extends { id: string }>(
+  db: Kysely<unknown>,
+  table: string,
+  key: string,
+  targets: readonly string[],
+  read: (after: string | null, limit: number) => Promise<Row[]>,
+  compute: (row: Row) => Record<string, string | null>,
+): Promise<number> {
+  let after: string | null = null;
+  let changed = 0;
+  for (;;) {
+    const rows = await read(after, ROWS_PER_READ);
+    const updates: { id: string; values: (string | null)[] }[] = [];
+    for (const row of rows) {
+      const computed = compute(row);
+      const current = row as unknown as Record<string, string | null>;
+      if (targets.some((target) => computed[target] !== current[target]))
+        updates.push({ id: row.id, values: targets.map((target) => computed[target] ?? null) });
+    }
+    for (let start = 0; start < updates.length; start += ROWS_PER_UPDATE) {
+      const values = sql.join(
+        updates
+          .slice(start, start + ROWS_PER_UPDATE)
+          .map((update) => sql`(${sql.join([update.id, ...update.values])})`),
+      );
+      const names = sql.join(
+        ['id', ...targets.map((_, index) => `v${index}`)].map((name) => sql.raw(name)),
+      );
+      const assignments = sql.join(
+        targets.map((target, index) => sql`${sql.ref(target)} = computed.${sql.raw(`v${index}`)}`),
+      );
+      await sql`with computed (${names}) as (values ${values})
+        update ${sql.table(table)} set ${assignments} from computed where ${sql.table(table)}.${sql.ref(key)} = computed.id`.execute(
+        db,
+      );
+    }
+    changed += updates.length;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < ROWS_PER_READ) return changed;
+    after = last.id;
+  }
+}
+
+/** `where key > after order by key limit n`, the batches recomputeColumns reads. */
+function afterKey(key: string, after: string | null, limit: number) {
+  const from = after === null ? sql`` : sql`where ${sql.ref(key)} > ${after}`;
+  return sql`${from} order by ${sql.ref(key)} limit ${limit}`;
 }
 
 /** SQLite: drops an FTS index and the triggers that keep it, `index`_insert, _delete and _update. */
@@ -1280,6 +1340,145 @@ const migrations: Record<string, Migration> = {
       await dropIndexAndTriggers(db, index);
       await addNameGramIndex(db, COMPANY_NAME_COPY, index, nameQuadgrams, 'none');
       await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('optimize')`.execute(db);
+    },
+  },
+  '0022_accent_folded_search': {
+    async up(db: Kysely<unknown>) {
+      // Search now also ignores accents, special letters and typographic punctuation (foldForSearch):
+      // every stored folded column is recomputed. On SQLite the name copies, their trigram, n-gram
+      // and quadgram indexes follow through their triggers; on PostgreSQL the GIN indexes do.
+      const postgres = engineOf(db) === 'postgres';
+      const folded = (
+        table: string,
+        key: string,
+        columns: readonly (readonly [source: string, target: string])[],
+      ) =>
+        recomputeColumns<{ id: string } & Record<string, string | null>>(
+          db,
+          table,
+          key,
+          columns.map(([, target]) => target),
+          async (after, limit) =>
+            (
+              await sql<
+                { id: string } & Record<string, string | null>
+              >`select ${sql.ref(key)} as id, ${sql.join(
+                columns.flatMap(([source, target]) => [sql.ref(source), sql.ref(target)]),
+              )} from ${sql.table(table)} ${afterKey(key, after, limit)}`.execute(db)
+            ).rows,
+          (row) =>
+            Object.fromEntries(
+              columns.map(([source, target]) => {
+                const text = row[source];
+                return [target, text === null || text === undefined ? null : foldForSearch(text)];
+              }),
+            ),
+        );
+      await folded('entities', 'id', [['external_id', 'external_id_folded']]);
+      const companies = await folded('legal_entities', 'entity_id', [
+        ['company_name', 'company_name_folded'],
+      ]);
+      const people = await folded('natural_persons', 'entity_id', [
+        ['email', 'email_folded'],
+        ['first_name', 'first_name_folded'],
+        ['last_name', 'last_name_folded'],
+      ]);
+
+      // Phones are searched by their international digits or national number, read per country.
+      await sql`alter table legal_entities add column company_phone_international_digits text`.execute(
+        db,
+      );
+      await sql`alter table legal_entities add column company_phone_national_digits text`.execute(
+        db,
+      );
+      await sql`alter table natural_persons add column phone_international_digits text`.execute(db);
+      await sql`alter table natural_persons add column phone_national_digits text`.execute(db);
+      type PhoneRow = { id: string; phone: string | null; country: string | null } & Record<
+        string,
+        string | null
+      >;
+      const phoneColumns = (row: PhoneRow, prefix: string) => {
+        const digits = phoneSearchDigits(row.phone, row.country);
+        return {
+          [`${prefix}_international_digits`]: digits.international,
+          [`${prefix}_national_digits`]: digits.national,
+        };
+      };
+      await recomputeColumns<PhoneRow>(
+        db,
+        'legal_entities',
+        'entity_id',
+        ['company_phone_international_digits', 'company_phone_national_digits'],
+        async (after, limit) =>
+          (
+            await sql<PhoneRow>`select entity_id as id, company_phone as phone, country,
+              company_phone_international_digits, company_phone_national_digits
+              from legal_entities ${afterKey('entity_id', after, limit)}`.execute(db)
+          ).rows,
+        (row) => phoneColumns(row, 'company_phone'),
+      );
+      // A primary contact created with its company has no country code: the company's is used.
+      await recomputeColumns<PhoneRow>(
+        db,
+        'natural_persons',
+        'entity_id',
+        ['phone_international_digits', 'phone_national_digits'],
+        async (after, limit) =>
+          (
+            await sql<PhoneRow>`select entity_id as id, phone, coalesce(country_code, (
+                select legal_entities.country from entity_links
+                  join legal_entities on legal_entities.entity_id = entity_links.legal_entity_id
+                  where entity_links.person_id = natural_persons.entity_id
+                    and entity_links.relationship = ${PRIMARY_CONTACT}
+                  order by entity_links.legal_entity_id limit 1)) as country,
+              phone_international_digits, phone_national_digits
+              from natural_persons ${afterKey('entity_id', after, limit)}`.execute(db)
+          ).rows,
+        (row) => phoneColumns(row, 'phone'),
+      );
+      await sql`drop index legal_entities_phone`.execute(db);
+      await sql`drop index natural_persons_phone`.execute(db);
+      for (const [table, prefix] of [
+        ['legal_entities', 'company_phone'],
+        ['natural_persons', 'phone'],
+      ] as const) {
+        for (const form of ['international', 'national'] as const) {
+          await sql`create index ${sql.raw(`${table}_phone_${form}`)} on ${sql.table(table)} (${sql.raw(`${prefix}_${form}_digits`)})`.execute(
+            db,
+          );
+        }
+      }
+
+      if (postgres) {
+        await sql`analyze legal_entities, natural_persons`.execute(db);
+        return;
+      }
+      // The triggers left the rewritten names in new segments of each index: merged, as a renumbering does.
+      for (const [changed, indexes] of [
+        [
+          companies,
+          [
+            'legal_entity_name_order_fts',
+            'legal_entity_name_order_grams',
+            'legal_entity_name_order_quadgrams',
+          ],
+        ],
+        [
+          people,
+          [
+            'natural_person_name_order_fts',
+            'natural_person_name_order_grams',
+            'natural_person_name_order_quadgrams',
+          ],
+        ],
+      ] as const) {
+        if (changed === 0) continue;
+        for (const index of indexes) {
+          await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('optimize')`.execute(
+            db,
+          );
+        }
+      }
     },
   },
   '0025_gateway_revoked_tokens': {

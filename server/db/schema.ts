@@ -29,6 +29,13 @@ export interface LegalEntityTable {
   company_phone: string | null;
   /** Digits of company_phone, for search that ignores punctuation. */
   company_phone_digits: string;
+  /**
+   * company_phone's country calling code and national significant number (`34637874163`), read
+   * for the entity's country; its digits as entered when it does not parse (0022).
+   */
+  company_phone_international_digits: string | null;
+  /** company_phone's national significant number (`637874163`); null when it does not parse. */
+  company_phone_national_digits: string | null;
   email: string;
   primary_address: string;
   city: string;
@@ -63,6 +70,10 @@ export interface NaturalPersonTable {
   last_name_folded: string;
   /** Digits of phone, for search that ignores punctuation. */
   phone_digits: string | null;
+  /** As legal_entities.company_phone_international_digits, for the person's phone (0022). */
+  phone_international_digits: string | null;
+  /** As legal_entities.company_phone_national_digits, for the person's phone (0022). */
+  phone_national_digits: string | null;
   /** entities.created_at, copied by a trigger on insert, for the search order. */
   created_at: Generated<string>;
 }
@@ -307,11 +318,19 @@ export interface Database {
 export type EntityInput = Omit<Insertable<EntityTable>, 'external_id_folded'>;
 export type LegalEntityInput = Omit<
   Insertable<LegalEntityTable>,
-  'company_name_folded' | 'registration_number_normalised'
+  | 'company_name_folded'
+  | 'registration_number_normalised'
+  | 'company_phone_international_digits'
+  | 'company_phone_national_digits'
 >;
 export type NaturalPersonInput = Omit<
   Insertable<NaturalPersonTable>,
-  'email_folded' | 'first_name_folded' | 'last_name_folded' | 'phone_digits'
+  | 'email_folded'
+  | 'first_name_folded'
+  | 'last_name_folded'
+  | 'phone_digits'
+  | 'phone_international_digits'
+  | 'phone_national_digits'
 >;
 
 export type EntityRow = Selectable<EntityTable>;

@@ -14,6 +14,7 @@ import type {
   NaturalPersonRow,
   VerificationRow,
 } from '../db/schema.ts';
+import { type PhoneQuery, phoneSearchDigits } from './phone-search.ts';
 
 export type EntityLinkRow = Selectable<Database['entity_links']>;
 export type EntityListRecordRow = Selectable<Database['entity_list_records']>;
@@ -76,8 +77,8 @@ const LIST_RECORDS_PER_STATEMENT = 500;
 export type IdempotencyKeyRow = Selectable<Database['idempotency_keys']>;
 
 /**
- * Search criteria already normalised by the service (DUNS padded, phone reduced to digits); text
- * is folded here.
+ * Search criteria already normalised by the service (DUNS padded, phone read as the digits it may
+ * be stored as); text is folded here.
  */
 export interface LegalEntitySearch {
   companyNameContains?: string;
@@ -85,16 +86,16 @@ export interface LegalEntitySearch {
   glei?: string;
   externalId?: string;
   duns?: string;
-  phoneDigits?: string;
+  phone?: PhoneQuery;
   primaryContactEmail?: string;
 }
 
-/** Natural-person criteria, the phone reduced to digits by the service; text is folded here. */
+/** Natural-person criteria, the phone read by the service as above; text is folded here. */
 export interface NaturalPersonSearch {
   firstNameContains?: string;
   lastNameContains?: string;
   email?: string;
-  phoneDigits?: string;
+  phone?: PhoneQuery;
   externalId?: string;
 }
 
@@ -118,23 +119,47 @@ export function withEntitySearchColumns(row: EntityInput): Insertable<Database['
 export function withLegalEntitySearchColumns(
   row: LegalEntityInput,
 ): Insertable<Database['legal_entities']> {
+  const phone = phoneSearchDigits(row.company_phone, row.country);
   return {
     ...row,
     company_name_folded: foldForSearch(row.company_name),
     registration_number_normalised: normalisedRegistrationNumber(row.registration_number),
+    company_phone_international_digits: phone.international,
+    company_phone_national_digits: phone.national,
   };
 }
 
 export function withNaturalPersonSearchColumns(
   row: NaturalPersonInput,
 ): Insertable<Database['natural_persons']> {
+  return naturalPersonWithSearchColumns(row, row.country_code);
+}
+
+/** `phoneCountry` reads the phone: the person's country code, or their company's for a contact. */
+function naturalPersonWithSearchColumns(
+  row: NaturalPersonInput,
+  phoneCountry: string | null | undefined,
+): Insertable<Database['natural_persons']> {
+  const phone = phoneSearchDigits(row.phone, phoneCountry);
   return {
     ...row,
     email_folded: foldedOrNull(row.email),
     first_name_folded: foldForSearch(row.first_name),
     last_name_folded: foldForSearch(row.last_name),
     phone_digits: row.phone === null || row.phone === undefined ? null : digitsOnly(row.phone),
+    phone_international_digits: phone.international,
+    phone_national_digits: phone.national,
   };
+}
+
+/** A phone search over a table's two derived digit columns, each served by its own index. */
+function phoneMatches(
+  columns: { international: string; national: string },
+  phone: PhoneQuery,
+): Expression<SqlBool> {
+  const inList = (column: string, values: readonly string[]) =>
+    sql<SqlBool>`${sql.ref(column)} in (${sql.join(values)})`;
+  return sql<SqlBool>`(${inList(columns.international, phone.international)} or ${inList(columns.national, phone.national)})`;
 }
 
 /** `%` and `_` in user input match themselves, not any characters. */
@@ -168,7 +193,9 @@ export type SearchPlan = 'best' | 'walk';
  */
 function nameContaining(db: Db, column: string, folded: string, plan: SearchPlan) {
   const like = likeContaining(column, folded);
-  if (plan === 'walk' || engineOf(db) !== 'postgres' || Array.from(folded).length >= TRIGRAM_LENGTH)
+  // A fragment of accents alone folds to nothing, which every name contains (as LIKE says).
+  const length = Array.from(folded).length;
+  if (plan === 'walk' || engineOf(db) !== 'postgres' || length >= TRIGRAM_LENGTH || length === 0)
     return like;
   return sql<SqlBool>`(${like} and name_grams(${sql.ref(column)}) @> array[${folded}]::text[])`;
 }
@@ -413,8 +440,16 @@ export function legalEntitySearchQuery(
         if (search.duns !== undefined) {
           conditions.push(eb('legal_entities.duns', '=', search.duns));
         }
-        if (search.phoneDigits !== undefined) {
-          conditions.push(eb('legal_entities.company_phone_digits', '=', search.phoneDigits));
+        if (search.phone !== undefined) {
+          conditions.push(
+            phoneMatches(
+              {
+                international: 'legal_entities.company_phone_international_digits',
+                national: 'legal_entities.company_phone_national_digits',
+              },
+              search.phone,
+            ),
+          );
         }
         if (search.primaryContactEmail !== undefined) {
           // From the e-mail index to the person's links, not from every legal entity to its contact.
@@ -487,8 +522,16 @@ export function naturalPersonSearchQuery(
         if (search.email !== undefined) {
           conditions.push(eb('natural_persons.email_folded', '=', foldForSearch(search.email)));
         }
-        if (search.phoneDigits !== undefined) {
-          conditions.push(eb('natural_persons.phone_digits', '=', search.phoneDigits));
+        if (search.phone !== undefined) {
+          conditions.push(
+            phoneMatches(
+              {
+                international: 'natural_persons.phone_international_digits',
+                national: 'natural_persons.phone_national_digits',
+              },
+              search.phone,
+            ),
+          );
         }
         if (search.externalId !== undefined) {
           conditions.push(
@@ -803,7 +846,12 @@ export function entitiesRepository(db: Db) {
       if (contact) {
         await db
           .insertInto('natural_persons')
-          .values(withNaturalPersonSearchColumns(contact.person))
+          .values(
+            naturalPersonWithSearchColumns(
+              contact.person,
+              contact.person.country_code ?? records.legalEntity.country,
+            ),
+          )
           .execute();
         await db
           .insertInto('entity_links')

@@ -145,13 +145,16 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
     await expectBadSearch(`?duns=${encodeURIComponent(value)}`, 'duns');
   });
 
-  it('compares only the digits of phone numbers', async () => {
+  it('compares the digits of phone numbers, international or national', async () => {
     expect(await search(`phone=${encodeURIComponent('+1 555-010-2000')}`)).toEqual([
       ids.percent,
       ids.underscore,
     ]);
     expect(await search('phone=15550102000')).toEqual([ids.percent, ids.underscore]);
-    expect(await search('phone=5550102000')).toEqual([]);
+    // The national number finds a number stored with its country code; `1.555.010.2000` belongs
+    // to a British entity, read as a British number, so its national number is all its digits.
+    expect(await search('phone=5550102000')).toEqual([ids.percent]);
+    expect(await search('phone=555010200')).toEqual([]);
   });
 
   it("matches the primary contact's e-mail, ignoring case, not the company's", async () => {

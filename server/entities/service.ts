@@ -1,4 +1,4 @@
-import { digitsOnly } from '../../src/contract/identifiers.ts';
+import { phoneQuery } from './phone-search.ts';
 import type {
   EntityListQuery,
   LegalEntity,
@@ -140,7 +140,7 @@ export function searchLegalEntities(db: Db, query: LegalEntitySearchQuery): Prom
     glei: query.glei,
     externalId: query.externalID,
     duns: query.duns?.padStart(9, '0'),
-    phoneDigits: query.phone === undefined ? undefined : digitsOnly(query.phone),
+    phone: query.phone === undefined ? undefined : phoneQuery(query.phone),
     primaryContactEmail: query.email,
   });
 }
@@ -150,7 +150,7 @@ export function searchNaturalPersons(db: Db, query: NaturalPersonSearchQuery): P
     firstNameContains: query.firstName,
     lastNameContains: query.lastName,
     email: query.email,
-    phoneDigits: query.phone === undefined ? undefined : digitsOnly(query.phone),
+    phone: query.phone === undefined ? undefined : phoneQuery(query.phone),
     externalId: query.externalID,
   });
 }

@@ -1,40 +1,80 @@
-import { foldForSearch, normalisedRegistrationNumber } from './search-text.ts';
+import { foldCase, foldForSearch, normalisedRegistrationNumber } from './search-text.ts';
 
 describe('foldForSearch', () => {
-  // Expected values are Python's str.casefold() after NFKC (full case folding, CaseFolding.txt C + F).
   it.each([
-    ['ÉCOLE ÖSTERREICH', 'école österreich'],
-    ['E\u0301COLE', 'école'],
+    // NFKC and full case folding (Python's str.casefold() after NFKC), then accents removed.
+    ['ÉCOLE ÖSTERREICH', 'ecole osterreich'],
+    ['E\u0301COLE', 'ecole'],
     ['Straße', 'strasse'],
     ['STRASSE', 'strasse'],
     ['\u1E9E', 'ss'],
     ['ΟΔΟΣ', 'οδοσ'],
     ['οδος', 'οδοσ'],
+    ['Ωμέγα', 'ωμεγα'],
     ['\u1FBC', 'αι'],
-    ['\u1FB7', '\u03B1\u0342\u03B9'],
-    ['\u0390', '\u03B9\u0308\u0301'],
+    ['\u1FB7', 'αι'],
+    ['\u0390', 'ι'],
     ['\u1C80', 'в'],
     ['ПРИВЕТ', 'привет'],
-    ['\u01F0', 'j\u030C'],
-    ['J\u030C', 'j\u030C'],
-    ['İstanbul', 'i\u0307stanbul'],
-    ['ısparta', 'ısparta'],
+    ['Ёлка', 'елка'],
+    ['\u01F0', 'j'],
+    ['J\u030C', 'j'],
+    ['İstanbul', 'istanbul'],
+    ['ısparta', 'isparta'],
+    ['ISPARTA', 'isparta'],
     ['\u212A', 'k'],
     ['\uFB01nance', 'finance'],
     ['ＡＢＣ１', 'abc1'],
-    ['\u0149', '\u02BCn'],
-    ['ǅ', 'dž'],
+    ['\u0149', "'n"],
+    ['ǅ', 'dz'],
     ['µ', 'μ'],
     ['ſ', 's'],
+    // Accents, cedillas, ogoneks, rings, carons, tildes.
+    ['Étoile', 'etoile'],
+    ['SÃO JORGE', 'sao jorge'],
+    ['González', 'gonzalez'],
+    ['Cantábrica', 'cantabrica'],
+    ['Świt', 'swit'],
+    ['Żuraw Ąę Çç Åå Ňň Ññ', 'zuraw ae cc aa nn nn'],
+    ['Ǿ', 'o'],
+    // Letters NFD leaves whole, and their capitals.
+    ['æ Æ', 'ae ae'],
+    ['œ Œ', 'oe oe'],
+    ['ø Ø', 'o o'],
+    ['ł Ł Łódzka', 'l l lodzka'],
+    ['đ Đ', 'd d'],
+    ['ı I', 'i i'],
+    ['þ Þ', 'th th'],
+    ['ß ẞ', 'ss ss'],
+    ['Ærø Þórsdóttir Đorđević Wałęsa', 'aero thorsdottir dordevic walesa'],
+    // Typographic apostrophes, quotes and dashes as ASCII.
+    ['O’Connor', "o'connor"],
+    ['O‘Connor ‚x‛', "o'connor 'x'"],
+    ['Oʼ′', "o''"],
+    ['“Acme” „Acme‟', '"acme" "acme"'],
+    ['a‐b‑c‒d–e—f−g', 'a-b-c-d-e-f-g'],
+    // Hangul stays composed; spacing vowel signs stay.
+    ['한국', '한국'],
+    ['\u1112\u1161\u11AB', '한'],
+    ['राम', 'राम'],
   ])('folds %j to %j', (text, folded) => {
     expect(foldForSearch(text)).toBe(folded);
   });
 
-  it('gives upper- and lower-case spellings of Latin, Greek and Cyrillic names one form', () => {
+  it('gives upper- and lower-case, accented and unaccented spellings one form', () => {
     for (const name of ['Großhandel Süd', 'Ωμέγα Ναυτιλιακή', 'Общество Ёлка', 'Ærø Fjällräven']) {
       expect(foldForSearch(name.toUpperCase())).toBe(foldForSearch(name));
       expect(foldForSearch(name.toLowerCase())).toBe(foldForSearch(name));
+      expect(foldForSearch(name.normalize('NFD'))).toBe(foldForSearch(name));
+      expect(foldForSearch(foldForSearch(name))).toBe(foldForSearch(name));
     }
+  });
+});
+
+describe('foldCase', () => {
+  it('folds case and keeps accents', () => {
+    expect(foldCase('ÉCOLE Straße')).toBe('école strasse');
+    expect(foldCase('O’Connor')).toBe('o’connor');
   });
 });
 
@@ -51,6 +91,7 @@ describe('normalisedRegistrationNumber', () => {
     ['HRB\u2013123\u2212Straße', 'hrb123strasse'],
     ['ＡＢＣ－１', 'abc1'],
     ['A_B#1', 'a_b#1'],
+    ['ÉTOILE-1', 'étoile1'],
     [' - ./ ', ''],
   ])('normalises %j to %j', (text, normalised) => {
     expect(normalisedRegistrationNumber(text)).toBe(normalised);

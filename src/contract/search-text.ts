@@ -76,21 +76,72 @@ const FOLDS_BEYOND_LOWER_CASE: Readonly<Record<string, string>> = {
   '\u1FF7': '\u03C9\u0342\u03B9',
 };
 
-/**
- * Text as search compares it: NFKC, then full Unicode case folding, so `Straße` and `STRASSE`,
- * `ÉCOLE` and `école` (composed or not), `ΟΔΟΣ` and `οδος` are equal. Stored columns and queries
- * both go through this one function.
- */
-export function foldForSearch(text: string): string {
+/** NFKC, then full Unicode case folding: registration numbers compare this way (accents kept). */
+export function foldCase(text: string): string {
   const lowered = text.normalize('NFKC').toLowerCase();
   return Array.from(lowered, (char) => FOLDS_BEYOND_LOWER_CASE[char] ?? char).join('');
 }
 
 /**
- * A registration number as duplicates and search compare it: folded, without white space, dashes
+ * Letters that are not a base letter and a combining mark, so NFD leaves them whole, written as
+ * their usual ASCII spelling (decisions.md, "Search ignores accents"); capitals are already folded.
+ */
+const LETTERS_WITHOUT_MARKS: Readonly<Record<string, string>> = {
+  '\u00E6': 'ae',
+  '\u0153': 'oe',
+  '\u00F8': 'o',
+  '\u0142': 'l',
+  '\u0111': 'd',
+  '\u0131': 'i',
+  '\u00FE': 'th',
+};
+
+/** Typographic apostrophes, quotes and dashes, compared as the ASCII characters people type. */
+const TYPOGRAPHIC_PUNCTUATION: Readonly<Record<string, string>> = {
+  '\u2019': "'",
+  '\u2018': "'",
+  '\u201A': "'",
+  '\u201B': "'",
+  '\u02BC': "'",
+  '\u2032': "'",
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u201F': '"',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2013': '-',
+  '\u2014': '-',
+  '\u2212': '-',
+};
+
+/** Non-spacing marks (accents, cedillas, ogoneks...); spacing vowel signs of Indic scripts stay. */
+const NON_SPACING_MARKS = /\p{Mn}/gu;
+
+/**
+ * Text as search compares it: NFKC, full Unicode case folding, accents removed (NFD, then every
+ * non-spacing mark), `æ œ ø ł đ ı þ` as `ae oe o l d i th`, and typographic apostrophes, quotes and
+ * dashes as ASCII; NFC again at the end (Hangul syllables recompose). So `ÉCOLE`, `école` and
+ * `ecole` are equal, `STRASSE` finds `Straße`, `ΟΔΟΣ` finds `οδος`, `O’Connor` finds `O'Connor`.
+ * Stored columns and queries both go through this one function.
+ */
+export function foldForSearch(text: string): string {
+  const withoutMarks = foldCase(text).normalize('NFD').replace(NON_SPACING_MARKS, '');
+  return Array.from(
+    withoutMarks,
+    (char) => LETTERS_WITHOUT_MARKS[char] ?? TYPOGRAPHIC_PUNCTUATION[char] ?? char,
+  )
+    .join('')
+    .normalize('NFC');
+}
+
+/**
+ * A registration number as duplicates and search compare it: case-folded (accents kept, as the
+ * unique index has always compared them), without white space, dashes
  * (hyphen, en dash, minus sign, ...), dots and slashes, so `ABC-x`, `ABC x`, `abc.x` and `ABCx` are
  * one number.
  */
 export function normalisedRegistrationNumber(text: string): string {
-  return foldForSearch(text).replace(/[\s\p{Pd}\u2212./]/gu, '');
+  return foldCase(text).replace(/[\s\p{Pd}\u2212./]/gu, '');
 }

@@ -26,6 +26,13 @@ test('commands match every typed word in label, description or keywords, in any 
   expect(filterSections(sections, 'zebra')).toEqual([]);
 });
 
+test('commands are matched as the server search matches names: accents and typographic punctuation ignored', () => {
+  const ids = (query: string) =>
+    filterSections(sections, query).flatMap((s) => s.items.map((i) => i.id));
+  expect(ids('ONBOARD LÉGAL')).toEqual(['onboard']);
+  expect(ids('sïgn')).toEqual(['out']);
+});
+
 test('an ID is a UUID or one word with a digit; names are not', () => {
   expect(looksLikeId('00000000-0000-4000-8000-000000000001')).toBe(true);
   expect(looksLikeId('le_8f2k19x')).toBe(true);

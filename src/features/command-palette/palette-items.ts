@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { foldForSearch } from '../../contract/search-text.ts';
 
 /** One choice in the palette: a page, an action or an entity found by the search. */
 export interface PaletteItem {
@@ -25,17 +26,20 @@ export interface PaletteSearchState {
   error?: string | undefined;
 }
 
-/** Commands whose label, description or keywords contain every word typed, in any case. */
+/**
+ * Commands whose label, description or keywords contain every word typed, compared as the server's
+ * search compares text (case, accents and typographic punctuation ignored).
+ */
 export function filterSections(sections: PaletteSection[], query: string): PaletteSection[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = foldForSearch(query).split(/\s+/).filter(Boolean);
   if (words.length === 0) return sections;
   return sections
     .map((section) => ({
       ...section,
       items: section.items.filter((item) => {
-        const text = [item.label, item.description ?? '', ...(item.keywords ?? [])]
-          .join(' ')
-          .toLowerCase();
+        const text = foldForSearch(
+          [item.label, item.description ?? '', ...(item.keywords ?? [])].join(' '),
+        );
         return words.every((word) => text.includes(word));
       }),
     }))
