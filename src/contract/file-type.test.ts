@@ -13,18 +13,26 @@ const ftyp = (brand: string) => bytesOf([0, 0, 0, 0x18], 'ftyp', brand, [0, 0, 0
 
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-test.each([
+const DOCUMENTS: [string, Uint8Array, string][] = [
   ['PDF', bytesOf('%PDF-1.7\n'), 'application/pdf'],
   ['JPEG', bytesOf([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]), 'image/jpeg'],
   ['PNG', bytesOf([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'image/png'],
   ['TIFF little-endian', bytesOf([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]), 'image/tiff'],
   ['TIFF big-endian', bytesOf([0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8]), 'image/tiff'],
   ['WebP', bytesOf('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '), 'image/webp'],
-  ...['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis'].map(
-    (brand) => [`HEIC (${brand})`, ftyp(brand), 'image/heic'] as const,
-  ),
-  ...['mif1', 'msf1'].map((brand) => [`HEIF (${brand})`, ftyp(brand), 'image/heif'] as const),
-])('%s is a document', (_name, bytes, mimeType) => {
+  ...['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis'].map((brand): [string, Uint8Array, string] => [
+    `HEIC (${brand})`,
+    ftyp(brand),
+    'image/heic',
+  ]),
+  ...['mif1', 'msf1'].map((brand): [string, Uint8Array, string] => [
+    `HEIF (${brand})`,
+    ftyp(brand),
+    'image/heif',
+  ]),
+];
+
+test.each(DOCUMENTS)('%s is a document', (_name, bytes, mimeType) => {
   expect(identifyFileType(bytes)).toMatchObject({ mimeType, document: true });
   expect(documentRefusalOf(bytes)).toBeNull();
 });
