@@ -136,11 +136,13 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Characters of an unknown path its 404 repeats: an id thousands of characters long is cut. */
+const SHOWN_PATH_LENGTH = 200;
+
 /** The 404 envelope for an unknown path. */
 export function sendPathNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return sendError(
-    reply,
-    404,
-    `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`,
-  );
+  const pathname = request.url.split('?')[0] ?? '';
+  const shown =
+    pathname.length > SHOWN_PATH_LENGTH ? `${pathname.slice(0, SHOWN_PATH_LENGTH)}…` : pathname;
+  return sendError(reply, 404, `No such path: ${request.method} ${shown}.`);
 }
