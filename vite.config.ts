@@ -93,6 +93,7 @@ export default defineConfig({
             'server/security/limits.test.ts',
             'server/security/bad-input.test.ts',
             'server/security/properties.test.ts',
+            'server/http/framework-errors.test.ts',
           ],
           env: { KYC_TEST_MODE: 'gateway' },
           globals: true,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { createAuditTrail } from './audit/audit-trail.ts';
 import { registerAuditRoutes } from './audit/routes.ts';
@@ -24,7 +24,12 @@ import { registerEntityRoutes } from './entities/routes.ts';
 import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
-import { errorEnvelope, installErrorHandling, sendPathNotFound } from './http/errors.ts';
+import {
+  answerFrameworkError,
+  errorEnvelope,
+  installErrorHandling,
+  sendPathNotFound,
+} from './http/errors.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
 import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
@@ -66,18 +71,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     ...serverLimitOptions,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A path that is not valid percent-encoding (`/api/v2/%zz`) is answered before routing.
-    frameworkErrors: (error, _request, reply) => {
-      const badUrl = error.code === 'FST_ERR_BAD_URL';
-      void (reply as FastifyReply)
-        .code(badUrl ? 400 : 500)
-        .send(
-          errorEnvelope(
-            badUrl ? 400 : 500,
-            badUrl
-              ? 'The request path is not valid percent-encoding.'
-              : 'Something went wrong on the server. The error has been logged.',
-          ),
-        );
+    frameworkErrors: (error, request, reply) => {
+      answerFrameworkError(error, request, reply);
     },
   });
   installErrorHandling(app);

@@ -9,6 +9,7 @@ import { issueToken } from '../auth/tokens.ts';
 import { engineOf } from '../db/engine.ts';
 import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -101,7 +102,7 @@ describe('every action is one event with its actor', () => {
       server,
       legalEntityPayload({
         supportingDocuments: [
-          { fileName: 'deed.txt', type: 'Other', file: Buffer.from('deed').toString('base64') },
+          { fileName: 'deed.pdf', type: 'Other', file: testPdf('Deed').toString('base64') },
         ],
       }),
     );
@@ -148,7 +149,7 @@ describe('every action is one event with its actor', () => {
       action: 'document.view',
       documentId,
       entityId: entity.id,
-      detail: { fileName: 'deed.txt' },
+      detail: { fileName: 'deed.pdf' },
     });
 
     const update = await server.request(

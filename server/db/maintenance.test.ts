@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { legalEntityPayload } from '../entities/test-payloads.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 import { createTestDatabase, dropTestDatabase } from '../testing/postgres-server.ts';
 import { SQLITE_FILE_NAME } from './maintenance.ts';
+import { randomPdfBytes } from '../testing/document-files.ts';
 
 async function admin(env: Record<string, string>, ...argv: string[]) {
   let stdout = '';
@@ -200,7 +200,7 @@ describe.runIf(testEngine === 'postgres')('db:copy-to-postgres', () => {
     });
     const target = await createTestDatabase(inject('postgresServerUrl'));
     try {
-      const bytes = crypto.randomBytes(300_000);
+      const bytes = randomPdfBytes(300_000);
       const created = await create(
         source,
         legalEntityPayload({

@@ -15,6 +15,7 @@ import { legalEntityPayload } from '../entities/test-payloads.ts';
 import { loadConfig } from '../env.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 const TODAY = '2026-06-15';
 const now = () => new Date(`${TODAY}T09:30:00.000Z`);
@@ -297,7 +298,7 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
             {
               fileName: 'incorporation.pdf',
               type: 'Certificate of Incorporation',
-              file: Buffer.from('%PDF-1.4 certificate').toString('base64'),
+              file: testPdf('Certificate of incorporation').toString('base64'),
             },
           ],
         }),

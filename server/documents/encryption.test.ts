@@ -25,6 +25,7 @@ import {
 } from '../testing/harness.ts';
 import { keyIdOf } from './document-crypto.ts';
 import { DOCUMENT_CHUNK_BYTES } from './repository.ts';
+import { randomPdfBytes } from '../testing/document-files.ts';
 
 const KEY_A = crypto.randomBytes(32).toString('base64');
 const KEY_B = crypto.randomBytes(32).toString('base64');
@@ -35,10 +36,10 @@ function marker(): Buffer {
   return Buffer.from(`KYC-DESK-CLEAR-TEXT-${crypto.randomBytes(12).toString('hex')}`);
 }
 
-/** `size` random bytes with the marker at the start, across a piece boundary and at the end. */
+/** A PDF of `size` bytes with the marker near the start, across a piece boundary and at the end. */
 function documentWith(mark: Buffer, size: number): Buffer {
-  const bytes = crypto.randomBytes(size);
-  for (const at of [0, DOCUMENT_CHUNK_BYTES - 10, size - mark.length]) {
+  const bytes = randomPdfBytes(size);
+  for (const at of [16, DOCUMENT_CHUNK_BYTES - 10, size - mark.length]) {
     if (at >= 0 && at + mark.length <= size) mark.copy(bytes, at);
   }
   return bytes;
@@ -125,7 +126,7 @@ describe('documents at rest', () => {
       const files = [
         { name: 'small.bin', bytes: documentWith(mark, 5_000) },
         { name: 'three-pieces.bin', bytes: documentWith(mark, 2 * DOCUMENT_CHUNK_BYTES + 77) },
-        { name: 'one-byte.bin', bytes: Buffer.from([0x4b]) },
+        { name: 'tiny.pdf', bytes: Buffer.from('%PDF-') },
       ];
       const ids = await upload(server, files);
       for (const [index, id] of ids.entries()) {
@@ -151,8 +152,8 @@ describe('documents at rest', () => {
         {
           key_id: server.app.services.documentKeys.current.id,
           wrapped: 60,
-          file_size: 1,
-          stored: 17,
+          file_size: 5,
+          stored: 21,
         },
         {
           key_id: server.app.services.documentKeys.current.id,
@@ -236,7 +237,7 @@ describe('documents at rest', () => {
 
   it('refuses to start with a key that does not match the documents, and reads them with the old key as DOCUMENT_KEY_PREVIOUS', async () => {
     const store = await freshStore();
-    const bytes = crypto.randomBytes(3_000);
+    const bytes = randomPdfBytes(3_000);
     const first = await restart(store, { DOCUMENT_KEY: KEY_A });
     const [documentId = ''] = await upload(first, [{ name: 'a.bin', bytes }]).finally(() =>
       first.close(),
@@ -266,8 +267,8 @@ describe('documents at rest', () => {
   it('answers 500 with the generic message, never other bytes, for a wrong key id or altered bytes', async () => {
     const server = await startTestServer({ mode: 'embedded' });
     try {
-      const small = crypto.randomBytes(1_000);
-      const large = crypto.randomBytes(DOCUMENT_CHUNK_BYTES + 1_000);
+      const small = randomPdfBytes(1_000);
+      const large = randomPdfBytes(DOCUMENT_CHUNK_BYTES + 1_000);
       const [keyMoved = '', pieceAltered = '', laterPieceAltered = '', keyAltered = ''] =
         await upload(server, [
           { name: 'a.bin', bytes: small },
@@ -371,11 +372,11 @@ describe('the master key', () => {
         body: JSON.stringify(
           legalEntityPayload({
             supportingDocuments: [
-              { fileName: 'a.bin', type: 'Other', file: crypto.randomBytes(99).toString('base64') },
+              { fileName: 'a.bin', type: 'Other', file: randomPdfBytes(99).toString('base64') },
               {
                 fileName: 'b.bin',
                 type: 'Other',
-                file: crypto.randomBytes(DOCUMENT_CHUNK_BYTES + 9).toString('base64'),
+                file: randomPdfBytes(DOCUMENT_CHUNK_BYTES + 9).toString('base64'),
               },
             ],
           }),

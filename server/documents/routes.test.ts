@@ -26,8 +26,8 @@ const files: { input: Omit<DocumentInput, 'file'>; bytes: Buffer; mimeType: stri
   },
   {
     input: { fileName: 'bill.data', type: 'Proof of Address' },
-    bytes: Buffer.concat([Buffer.from('GIF89a'), crypto.randomBytes(100)]),
-    mimeType: 'image/gif',
+    bytes: Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), crypto.randomBytes(100)]),
+    mimeType: 'image/tiff',
   },
   {
     input: { fileName: 'photo', type: 'Proof of Identity' },
@@ -40,19 +40,21 @@ const files: { input: Omit<DocumentInput, 'file'>; bytes: Buffer; mimeType: stri
     mimeType: 'image/webp',
   },
   {
-    input: { fileName: 'wealth.DOCX', type: 'Proof of Wealth' },
-    bytes: Buffer.from('not really a word file'),
-    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    input: { fileName: 'selfie.HEIC', type: 'Proof of Identity' },
+    bytes: Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from('ftypheic'),
+      Buffer.from([0, 0, 0, 0]),
+      Buffer.from('mif1heic'),
+      crypto.randomBytes(64),
+    ]),
+    mimeType: 'image/heic',
   },
   {
-    input: { fileName: 'notes', type: 'Other' },
-    bytes: Buffer.from([0, 1, 2, 3, 254, 255]),
-    mimeType: 'application/octet-stream',
-  },
-  {
+    // The bytes decide, not the name nor the declared type.
     input: { fileName: 'declared.bin', type: 'Other', mimeType: 'Application/X-Custom+JSON' },
     bytes: Buffer.from('%PDF-but declared otherwise'),
-    mimeType: 'application/x-custom+json',
+    mimeType: 'application/pdf',
   },
   {
     input: { fileName: 'scan.png', type: 'Certificate of Incorporation' },

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
+import { identifyFileType } from '../../src/contract/file-type.ts';
 import type { Db } from '../db/database.ts';
 import type { EntityInput, VerificationRow } from '../db/schema.ts';
-import { mimeTypeOf } from '../documents/mime-type.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppServices } from '../services.ts';
@@ -99,7 +99,8 @@ function recordsOf(
         description: document.description ?? null,
         date_received: dateReceived,
         approved: 0,
-        mime_type: mimeTypeOf(bytes, document.fileName, document.mimeType),
+        // The bytes decide (the schema refused anything but a document); a declared type is ignored.
+        mime_type: identifyFileType(bytes).mimeType,
         file_size: bytes.length,
         sha256: sha256Hex(bytes),
       },

@@ -27,6 +27,7 @@ import {
   uniqueSuffix,
   validLei,
 } from './test-payloads.ts';
+import { randomPdfBytes, testPdf, testPng } from '../testing/document-files.ts';
 
 const CREATE_PATH = '/api/v2/entities/legal-entities';
 
@@ -65,9 +66,7 @@ describe('POST /api/v2/entities/legal-entities', () => {
           fileName: 'address.png',
           type: 'Proof of Address',
           description: 'Utility bill',
-          file: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]).toString(
-            'base64',
-          ),
+          file: testPng().toString('base64'),
         },
       ],
     });
@@ -90,7 +89,7 @@ describe('POST /api/v2/entities/legal-entities', () => {
         description: 'Utility bill',
         documentApproved: false,
         mimeType: 'image/png',
-        fileSize: 11,
+        fileSize: testPng().length,
       }),
     ]);
     expect(entity.supportingDocuments?.[0]?.dateReceived).toMatch(
@@ -197,7 +196,7 @@ describe('POST /api/v2/entities/legal-entities', () => {
   ])('rejects %s in supportingDocuments.N.file', async (_case, file, message) => {
     const payload = legalEntityPayload({
       supportingDocuments: [
-        { fileName: 'ok.txt', type: 'Other', file: 'b2s=' },
+        { fileName: 'ok.pdf', type: 'Other', file: testPdf().toString('base64') },
         { fileName: 'bad.txt', type: 'Other', file },
       ],
     });
@@ -209,13 +208,62 @@ describe('POST /api/v2/entities/legal-entities', () => {
     ]);
   });
 
+  it.each([
+    [
+      'setup.exe',
+      'a Windows executable',
+      Buffer.from('MZ\x90\x00\x03 This program cannot be run in DOS mode', 'latin1'),
+    ],
+    [
+      'setup.pdf',
+      'a Windows executable',
+      Buffer.from('MZ\x90\x00\x03 This program cannot be run in DOS mode', 'latin1'),
+    ],
+    ['tool.pdf', 'a Linux executable (ELF)', Buffer.from('\x7fELF\x02\x01\x01\x00', 'latin1')],
+    ['bundle.pdf', 'a ZIP archive', Buffer.from('PK\x03\x04\x14\x00\x00\x00\x08\x00', 'latin1')],
+    ['note.txt', 'a plain text file', Buffer.from('Hello, this is a note.\n')],
+    ['page.pdf', 'an HTML page', Buffer.from('<!doctype html><script>alert(1)</script>')],
+    [
+      'logo.png',
+      'an SVG image',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="x()"/>'),
+    ],
+  ])(
+    'refuses %s, whose bytes are %s, on its own field and stores nothing',
+    async (fileName, what, bytes) => {
+      const before = await entityCount();
+      const response = await postLegalEntity(
+        server,
+        legalEntityPayload({
+          supportingDocuments: [
+            { fileName: 'ok.pdf', type: 'Other', file: testPdf().toString('base64') },
+            {
+              fileName,
+              type: 'Other',
+              mimeType: 'application/pdf',
+              file: bytes.toString('base64'),
+            },
+          ],
+        }),
+      );
+      expect(response.status, response.text).toBe(400);
+      expect(errorEnvelopeSchema.parse(response.body).errors).toEqual([
+        {
+          field: 'supportingDocuments.1.file',
+          message: `This file is ${what}, not a document: upload a PDF, JPEG, PNG, TIFF, WebP or HEIC file.`,
+        },
+      ]);
+      expect(await entityCount()).toBe(before);
+    },
+  );
+
   it('rejects an 11 MB file and accepts one of exactly 10 MB', async () => {
     const tooLarge = legalEntityPayload({
       supportingDocuments: [
         {
-          fileName: 'big.bin',
+          fileName: 'big.pdf',
           type: 'Other',
-          file: Buffer.alloc(11 * 1024 * 1024, 7).toString('base64'),
+          file: randomPdfBytes(11 * 1024 * 1024).toString('base64'),
         },
       ],
     });
@@ -228,9 +276,9 @@ describe('POST /api/v2/entities/legal-entities', () => {
     const largest = legalEntityPayload({
       supportingDocuments: [
         {
-          fileName: 'ten.bin',
+          fileName: 'ten.pdf',
           type: 'Other',
-          file: Buffer.alloc(10 * 1024 * 1024, 7).toString('base64'),
+          file: randomPdfBytes(10 * 1024 * 1024).toString('base64'),
         },
       ],
     });
@@ -239,7 +287,7 @@ describe('POST /api/v2/entities/legal-entities', () => {
     const document = legalEntityResponseSchema.parse(accepted.body).data.supportingDocuments?.[0];
     expect(document).toMatchObject({
       fileSize: 10 * 1024 * 1024,
-      mimeType: 'application/octet-stream',
+      mimeType: 'application/pdf',
     });
   });
 
@@ -308,9 +356,9 @@ describe('POST /api/v2/entities/legal-entities', () => {
     const payload = legalEntityPayload({
       supportingDocuments: [
         {
-          fileName: 'scan.bin',
+          fileName: 'scan.pdf',
           type: 'Other',
-          file: crypto.randomBytes(3 * 1024 * 1024).toString('base64'),
+          file: randomPdfBytes(3 * 1024 * 1024).toString('base64'),
         },
       ],
     });
@@ -484,13 +532,13 @@ describe('persistence', () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-restart-'));
     const databaseUrl = await newTestDatabaseUrl();
     try {
-      const bytes = crypto.randomBytes(4096);
+      const bytes = randomPdfBytes(4096);
       const first = await startTestServer({ dataDir, databaseUrl });
       const response = await postLegalEntity(
         first,
         legalEntityPayload({
           supportingDocuments: [
-            { fileName: 'kept.bin', type: 'Other', file: bytes.toString('base64') },
+            { fileName: 'kept.pdf', type: 'Other', file: bytes.toString('base64') },
           ],
         }),
       );

@@ -8,6 +8,7 @@ import { createListPositions } from './list-positions.ts';
 import { rebuildListRecords } from './list-records.ts';
 import { listEntitiesJson } from './service.ts';
 import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;
 const db = () => server.app.services.db;
@@ -81,9 +82,9 @@ beforeAll(async () => {
           index % 3 === 0
             ? [
                 {
-                  fileName: `statement "${String(index)}"\u2028.txt`,
+                  fileName: `statement "${String(index)}"\u2028.pdf`,
                   type: 'Bank Statement',
-                  file: Buffer.from(`statement ${String(index)}`).toString('base64'),
+                  file: testPdf(`Statement ${String(index)}`).toString('base64'),
                 },
               ]
             : [],

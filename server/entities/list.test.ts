@@ -6,6 +6,7 @@ import {
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 const LEGAL_ENTITIES = 55;
 
@@ -42,9 +43,9 @@ beforeAll(async () => {
         supportingDocuments: withDocument
           ? [
               {
-                fileName: `statement-${index}.txt`,
+                fileName: `statement-${index}.pdf`,
                 type: 'Bank Statement',
-                file: Buffer.from(`statement ${index}`).toString('base64'),
+                file: testPdf(`Statement ${index}`).toString('base64'),
               },
             ]
           : [],
@@ -189,7 +190,7 @@ describe('GET /api/v2/entities', () => {
     expect(legal.every((entity) => 'supportingDocuments' in entity)).toBe(true);
     const first = withDocuments[0];
     const document = first?.type === 'Legal Entity' ? first.supportingDocuments?.[0] : undefined;
-    expect(document).toMatchObject({ type: 'Bank Statement', mimeType: 'text/plain' });
+    expect(document).toMatchObject({ type: 'Bank Statement', mimeType: 'application/pdf' });
     expect(document).not.toHaveProperty('file');
   });
 

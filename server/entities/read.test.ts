@@ -11,6 +11,7 @@ import {
 } from '../../src/contract/entities.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;
 let created: LegalEntity;
@@ -51,7 +52,7 @@ beforeAll(async () => {
         fileName: 'certificate.pdf',
         type: 'Certificate of Incorporation',
         description: 'Companies House certificate',
-        file: Buffer.from('%PDF-1.7\n certificate').toString('base64'),
+        file: testPdf('Certificate of incorporation').toString('base64'),
       },
     ],
   });

@@ -1,3 +1,5 @@
+import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
+
 /**
  * What the gateway sends to the identity service is built here from an allow-list of the /api/v2
  * routes, never copied from the request target: an upstream (or a proxy before it) that decodes
@@ -67,9 +69,12 @@ const ORIGIN_FORM = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\?[A-Za-z0-9\-._~!$&'()
 // eslint-disable-next-line no-control-regex
 const UNSAFE_PARAMETER = /^\.{1,2}$|[/\\;%\u0000-\u001f\u007f]/;
 
-/** Whether a decoded path parameter can be sent upstream encoded without changing the path. */
+/**
+ * Whether a decoded path parameter can be sent upstream encoded without changing the path; one
+ * longer than any ID the contract allows names nothing and is not sent either (404).
+ */
 export function isSafePathParameter(value: string): boolean {
-  return value !== '' && !UNSAFE_PARAMETER.test(value);
+  return value !== '' && value.length <= MAX_ID_LENGTH && !UNSAFE_PARAMETER.test(value);
 }
 
 export interface ForwardTarget {

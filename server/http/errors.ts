@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorEnvelope, FieldError } from '../../src/contract/common.ts';
@@ -66,8 +67,54 @@ function sendError(reply: FastifyReply, code: number, message: string, errors?: 
     .send(errorEnvelope(code, message, errors));
 }
 
-/** Every error anywhere becomes the envelope; 500s log their detail and say nothing more. */
+const SERVER_ERROR_MESSAGE = 'Something went wrong on the server. The error has been logged.';
+
+/** Requests whose 5xx is already logged with its error, so the answer's own line is not repeated. */
+const loggedServerErrors = new WeakSet<FastifyRequest>();
+
+function logServerError(request: FastifyRequest, error: unknown): void {
+  loggedServerErrors.add(request);
+  request.log.error({ err: error }, 'unhandled error');
+}
+
+/** Messages of the errors Fastify raises before any route runs (Fastify's own echo the URL). */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The request path is not valid percent-encoding.',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long.',
+};
+
+/**
+ * Fastify's `frameworkErrors`: errors raised before routing (a bad URL, a parameter the router
+ * refuses, a failing constraint) become their 4xx in the envelope, and any 5xx is logged here
+ * with its request id, as no error handler or hook runs for them.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const message =
+      FRAMEWORK_MESSAGES[error.code] ?? `${http.STATUS_CODES[status] ?? 'Bad request'}.`;
+    void sendError(reply, status, message);
+    return;
+  }
+  logServerError(request, error);
+  void sendError(reply, 500, SERVER_ERROR_MESSAGE);
+}
+
+/**
+ * Every error anywhere becomes the envelope; 500s log their detail and say nothing more; every
+ * other 5xx (a 503, an upstream's 502 or relayed 500) is logged at error level when it is sent.
+ */
 export function installErrorHandling(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    if (reply.statusCode >= 500 && !loggedServerErrors.has(request)) {
+      request.log.error({ statusCode: reply.statusCode }, 'answered with a server error');
+    }
+    done();
+  });
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
@@ -84,16 +131,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendError(reply, status, error.message);
-    request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, 500, 'Something went wrong on the server. The error has been logged.');
+    logServerError(request, error);
+    return sendError(reply, 500, SERVER_ERROR_MESSAGE);
   });
 }
 
+/** Characters of an unknown path its 404 repeats: an id thousands of characters long is cut. */
+const SHOWN_PATH_LENGTH = 200;
+
 /** The 404 envelope for an unknown path. */
 export function sendPathNotFound(request: FastifyRequest, reply: FastifyReply) {
-  return sendError(
-    reply,
-    404,
-    `No such path: ${request.method} ${request.url.split('?')[0] ?? ''}.`,
-  );
+  const pathname = request.url.split('?')[0] ?? '';
+  const shown =
+    pathname.length > SHOWN_PATH_LENGTH ? `${pathname.slice(0, SHOWN_PATH_LENGTH)}…` : pathname;
+  return sendError(reply, 404, `No such path: ${request.method} ${shown}.`);
 }

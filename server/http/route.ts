@@ -4,7 +4,8 @@ import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
 import type { Role } from '../../src/contract/audit.ts';
 import { requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
-import { parseOrThrow } from './errors.ts';
+import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
+import { ApiError, parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -133,6 +134,14 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
           pending.recorded = true;
         },
       };
+      // Checked before the schema (which would say 400): an ID that long can name nothing.
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      if (Object.values(params).some((value) => String(value).length > MAX_ID_LENGTH)) {
+        throw new ApiError(
+          404,
+          `Nothing has this ID: IDs are at most ${MAX_ID_LENGTH} characters.`,
+        );
+      }
       const context = {
         query: parseOrThrow(spec.query ?? noQuerySchema, request.query, 'parameter') as z.infer<Q>,
         params: (spec.params

@@ -13,6 +13,7 @@ import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload } from '../entities/test-payloads.ts';
 import { loadConfig } from '../env.ts';
 import { loggerOptionsOf } from '../http/logging.ts';
+import { randomPdfBytes } from '../testing/document-files.ts';
 
 let app: App;
 let baseUrl: string;
@@ -59,7 +60,7 @@ test('a real server logs requests but never the password, token, API key or file
       .status,
   ).toBe(200);
 
-  const fileBase64 = crypto.randomBytes(6000).toString('base64');
+  const fileBase64 = randomPdfBytes(6000).toString('base64');
   const created = await fetch(`${baseUrl}/api/v2/entities/legal-entities`, {
     method: 'POST',
     headers: { 'X-API-Key': account.apiKey, 'Content-Type': 'application/json' },

@@ -19,11 +19,14 @@ export const dateTimeUtcSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'Use the format YYYY-MM-DD HH:MM:SS.');
 
+/** The longest ID the contract allows; a longer one names nothing (404, like an unknown ID). */
+export const MAX_ID_LENGTH = 100;
+
 /** An ID as sent: opaque, but never a control character (PostgreSQL refuses U+0000 in text). */
 export const idSchema = z
   .string()
   .min(1)
-  .max(100)
+  .max(MAX_ID_LENGTH)
   .regex(/^\P{Cc}*$/u, 'An ID cannot contain control characters.');
 
 export const emailSchema = z.email('Enter a valid e-mail address.').max(254);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, envelopeSchema, isoDateSchema, queryBooleanSchema } from './common.ts';
 import { COUNTRY_CODES } from './countries.ts';
+import { base64Head, documentRefusalOf } from './file-type.ts';
 import { base64DecodedSize, isValidLei } from './identifiers.ts';
 import { normalisedRegistrationNumber } from './search-text.ts';
 import {
@@ -417,6 +418,10 @@ export const documentInputSchema = z.object({
     else if (size === 0) ctx.addIssue({ code: 'custom', message: 'The file is empty.' });
     else if (size > MAX_DOCUMENT_BYTES)
       ctx.addIssue({ code: 'custom', message: 'The file is larger than 10 MB.' });
+    else {
+      const refusal = documentRefusalOf(base64Head(value));
+      if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+    }
   }),
 });
 export type DocumentInput = z.infer<typeof documentInputSchema>;

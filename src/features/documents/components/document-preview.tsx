@@ -1,5 +1,6 @@
 import { Stack, Text } from '@mantine/core';
 import { IconFileUnknown } from '@tabler/icons-react';
+import { fileTypeOfMimeType } from '../../../contract/file-type.ts';
 import { ImageViewer } from './image-viewer.tsx';
 
 /** Leaves room for the viewer's header, details and buttons on a 720-pixel-high screen. */
@@ -28,13 +29,29 @@ export function DocumentPreview({
   }
   if (PREVIEWABLE_IMAGES.has(mimeType))
     return <ImageViewer src={objectUrl} alt={fileName} height={PREVIEW_HEIGHT} />;
+  // mimeType comes from the bytes (identifyFileType), so the description names what the file is.
+  const fileType = fileTypeOfMimeType(mimeType);
   return (
     <Stack align="center" gap="xs" py="xl">
       <IconFileUnknown size={40} aria-hidden />
-      <Text fw={500}>This file cannot be shown here</Text>
-      <Text size="sm" c="dimmed" ta="center">
-        It is a {mimeType} file. Download it to open it with another program.
-      </Text>
+      {fileType.document ? (
+        <>
+          <Text fw={500}>
+            This {fileType.description.replace(/^an? /, '')} cannot be shown here
+          </Text>
+          <Text size="sm" c="dimmed" ta="center">
+            Browsers cannot display this image format. Download it to view it.
+          </Text>
+        </>
+      ) : (
+        <>
+          <Text fw={500}>This file type cannot be shown</Text>
+          <Text size="sm" c="dimmed" ta="center">
+            It is {fileType.description}, not one of the document types KYC Desk accepts (PDF, JPEG,
+            PNG, TIFF, WebP, HEIC). Download keeps a copy of its exact bytes.
+          </Text>
+        </>
+      )}
     </Stack>
   );
 }

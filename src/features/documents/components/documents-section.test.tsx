@@ -264,13 +264,33 @@ test('the real service’s document: no MIME type or size; the bytes decide, Dow
   }
 });
 
-test('offers a download for types it cannot show', async () => {
-  const metadata = buildDocument({ fileName: 'notes.txt', type: 'Other' });
+test('a stored file that is not a document says what it is and offers only a download', async () => {
+  const metadata = buildDocument({ fileName: 'certificate.pdf', type: 'Other' });
   serveList([metadata]);
-  serveDetail(detailOf(metadata, new TextEncoder().encode('plain notes'), 'text/plain'));
+  // A legacy row: declared a PDF, but its bytes are a Windows executable.
+  const executable = new TextEncoder().encode(
+    'MZ\u0090\u0000 This program cannot be run in DOS mode',
+  );
+  serveDetail(detailOf(metadata, executable, 'application/pdf'));
   const { user } = renderSection();
-  await user.click(await screen.findByRole('button', { name: 'View notes.txt' }));
-  expect(await screen.findByText('This file cannot be shown here')).toBeInTheDocument();
+  await user.click(await screen.findByRole('button', { name: 'View certificate.pdf' }));
+  const dialog = await screen.findByRole('dialog', { name: 'certificate.pdf' });
+  expect(await within(dialog).findByText('This file type cannot be shown')).toBeInTheDocument();
+  expect(
+    within(dialog).getByText(/It is a Windows executable, not one of the document types/),
+  ).toBeInTheDocument();
+  expect(within(dialog).queryByTitle('Preview of certificate.pdf')).not.toBeInTheDocument();
+  expect(within(dialog).queryByText(/another program/)).not.toBeInTheDocument();
+  expect(within(dialog).getByRole('button', { name: 'Download' })).toBeEnabled();
+});
+
+test('a TIFF, which browsers cannot draw, is offered as a download', async () => {
+  const metadata = buildDocument({ fileName: 'scan.tif', type: 'Other' });
+  serveList([metadata]);
+  serveDetail(detailOf(metadata, new Uint8Array([0x49, 0x49, 0x2a, 0, 8, 0, 0, 0]), 'image/tiff'));
+  const { user } = renderSection();
+  await user.click(await screen.findByRole('button', { name: 'View scan.tif' }));
+  expect(await screen.findByText('This TIFF image cannot be shown here')).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled();
 });
 
@@ -296,7 +316,7 @@ test('closing the viewer revokes the object URL and disposes the decoder', async
   const createDecoder = () => {
     const decoder = createDocumentDecoder({ createWorker: null });
     return {
-      decode: (base64: string, mimeType: string | null) => decoder.decode(base64, mimeType),
+      decode: (base64: string) => decoder.decode(base64),
       dispose: () => {
         disposed();
         decoder.dispose();

@@ -103,12 +103,11 @@ export function useDecodedDocument<TKey extends QueryKey>(
   }, [createDecoder]);
 
   const file = directQuery.data?.file;
-  const declaredMimeType = directQuery.data?.mimeType ?? null;
   useEffect(() => {
     const decoder = decoderRef.current;
     if (!file || !decoder) return;
     let cancelled = false;
-    decoder.decode(file, declaredMimeType).then(
+    decoder.decode(file).then(
       (result) => {
         if (cancelled) return;
         setDecoded({ ...result, objectUrl: URL.createObjectURL(result.blob) });
@@ -128,7 +127,7 @@ export function useDecodedDocument<TKey extends QueryKey>(
     return () => {
       cancelled = true;
     };
-  }, [file, declaredMimeType, queryClient, documentQuery, documentId]);
+  }, [file, queryClient, documentQuery, documentId]);
 
   useEffect(() => {
     if (!decoded) return;

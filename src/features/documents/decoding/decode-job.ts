@@ -1,10 +1,9 @@
 import { decodeBase64 } from './decode-base64.ts';
-import { resolveMimeType } from './sniff-mime-type.ts';
+import { identifyFileType } from '../../../contract/file-type.ts';
 
 export interface DecodeRequest {
   id: number;
   base64: string;
-  mimeType: string | null;
 }
 
 export type DecodeResponse =
@@ -19,7 +18,8 @@ export function runDecodeJob(request: DecodeRequest): DecodeResponse {
       id: request.id,
       ok: true,
       buffer: bytes.buffer,
-      mimeType: resolveMimeType(request.mimeType, bytes),
+      // The bytes decide: a declared type could dress an executable up as a PDF.
+      mimeType: identifyFileType(bytes).mimeType,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : 'The document could not be decoded.';

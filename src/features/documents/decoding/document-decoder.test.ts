@@ -27,7 +27,7 @@ const base64Of = (text: string) => Buffer.from(text).toString('base64');
 test('decodes small files inline without starting a worker', async () => {
   const createWorker = vi.fn(() => new FakeDecodeWorker() as unknown as Worker);
   const decoder = createDocumentDecoder({ createWorker, workerThreshold: 100 });
-  const file = await decoder.decode(base64Of('%PDF-1.7 small'), '');
+  const file = await decoder.decode(base64Of('%PDF-1.7 small'));
   expect(createWorker).not.toHaveBeenCalled();
   expect(file.mimeType).toBe('application/pdf');
   expect(file.blob.type).toBe('application/pdf');
@@ -41,7 +41,7 @@ test('sends large files to the worker and builds the blob from the transferred b
     workerThreshold: 8,
   });
   const content = `%PDF-1.7 ${'x'.repeat(100)}`;
-  const file = await decoder.decode(base64Of(content), 'application/octet-stream');
+  const file = await decoder.decode(base64Of(content));
   expect(worker.received).toHaveLength(1);
   expect(file.blob.type).toBe('application/pdf');
   expect(await file.blob.text()).toBe(content);
@@ -49,13 +49,13 @@ test('sends large files to the worker and builds the blob from the transferred b
 
 test('decodes inline when the environment has no Worker', async () => {
   const decoder = createDocumentDecoder({ createWorker: null, workerThreshold: 0 });
-  const file = await decoder.decode(base64Of('hello'), 'text/plain');
+  const file = await decoder.decode(base64Of('hello'));
   expect(await file.blob.text()).toBe('hello');
 });
 
 test('rejects with the job message when the file is not base64', async () => {
   const decoder = createDocumentDecoder({ createWorker: null });
-  await expect(decoder.decode('@@@', null)).rejects.toThrow('not valid base64');
+  await expect(decoder.decode('@@@')).rejects.toThrow('not valid base64');
 });
 
 test('dispose terminates the worker and rejects what is still pending', async () => {
@@ -65,7 +65,7 @@ test('dispose terminates the worker and rejects what is still pending', async ()
     createWorker: () => worker as unknown as Worker,
     workerThreshold: 0,
   });
-  const pending = decoder.decode(base64Of('waiting'), 'text/plain');
+  const pending = decoder.decode(base64Of('waiting'));
   decoder.dispose();
   await expect(pending).rejects.toThrow('closed');
   expect(worker.terminated).toBe(true);

@@ -6,7 +6,8 @@ export interface DecodedFile {
 }
 
 export interface DocumentDecoder {
-  decode(base64: string, declaredMimeType: string | null): Promise<DecodedFile>;
+  /** The type comes from the bytes, never from what the service declared. */
+  decode(base64: string): Promise<DecodedFile>;
   /** Stops the worker, if one was started; pending decodes are rejected. */
   dispose(): void;
 }
@@ -64,8 +65,8 @@ export function createDocumentDecoder({
   }
 
   return {
-    decode(base64, declaredMimeType) {
-      const request: DecodeRequest = { id: nextId, base64, mimeType: declaredMimeType };
+    decode(base64) {
+      const request: DecodeRequest = { id: nextId, base64 };
       nextId += 1;
       if (!createWorker || base64.length <= workerThreshold) {
         return new Promise<DecodedFile>((resolve) => {

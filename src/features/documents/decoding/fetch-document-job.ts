@@ -2,7 +2,7 @@ import '../../../lib/zod-config.ts';
 import { documentDetailResponseSchema, type DocumentDetail } from '../../../contract/entities.ts';
 import { errorFromResponse } from '../../../lib/api-client.ts';
 import { decodeBase64 } from './decode-base64.ts';
-import { resolveMimeType } from './sniff-mime-type.ts';
+import { identifyFileType } from '../../../contract/file-type.ts';
 
 export interface FetchDocumentRequest {
   id: number;
@@ -67,7 +67,7 @@ export async function runFetchDocumentJob(
     if (!parsed.success) return { id, kind: 'failed', status: 0, message: UNREADABLE };
     const { file, ...detail } = parsed.data.data;
     const bytes = decodeBase64(file);
-    const mimeType = resolveMimeType(detail.mimeType, bytes);
+    const { mimeType } = identifyFileType(bytes);
     // The Blob copies the bytes here, in the worker; the main thread never touches them.
     return { id, kind: 'done', detail, blob: new Blob([bytes], { type: mimeType }), mimeType };
   } catch (error) {

@@ -13,6 +13,9 @@ const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
   'image/jpeg': '.jpg',
   'image/gif': '.gif',
   'image/webp': '.webp',
+  'image/tiff': '.tif',
+  'image/heic': '.heic',
+  'image/heif': '.heif',
 };
 
 /**

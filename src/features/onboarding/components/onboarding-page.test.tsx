@@ -259,11 +259,38 @@ test('refuses a file over 10 MB before reading it', async () => {
   expect(screen.queryByRole('group', { name: 'annual-report.pdf' })).not.toBeInTheDocument();
 });
 
+test.each(['setup.exe', 'certificate.pdf'])(
+  'refuses executable bytes named %s with the server’s message, and sends nothing',
+  async (fileName) => {
+    const requests = acceptCreates();
+    const { user } = renderOnboarding();
+    await fillRequiredFields(user);
+    const executable = new TextEncoder().encode(
+      'MZ\u0090\u0000 This program cannot be run in DOS mode',
+    );
+
+    await user.upload(
+      screen.getByLabelText('Supporting document files'),
+      new File([executable], fileName, { type: 'application/pdf' }),
+    );
+
+    expect(
+      await screen.findByRole('alert', { name: 'Some files were not attached' }),
+    ).toHaveTextContent(
+      `${fileName}: This file is a Windows executable, not a document: upload a PDF, JPEG, PNG, TIFF, WebP or HEIC file.`,
+    );
+    expect(screen.queryByRole('group', { name: fileName })).not.toBeInTheDocument();
+    await user.click(createButton());
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(legalEntityCreateSchema.parse(requests[0]?.body).supportingDocuments ?? []).toEqual([]);
+  },
+);
+
 test('encodes a small file to base64 and sends it with its type and description', async () => {
   const requests = acceptCreates();
   const { user } = renderOnboarding();
   await fillRequiredFields(user);
-  const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10, 0x80, 0x7f]);
+  const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0xff, 0x10, 0x80, 0x7f]);
   const file = new File([bytes], 'lease.pdf', { type: 'application/pdf' });
 
   await user.upload(screen.getByLabelText('Supporting document files'), file);

@@ -17,6 +17,7 @@ import { IconFileUpload, IconPaperclip, IconTrash, IconUpload, IconX } from '@ta
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useFieldArray, useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../../contract/entities.ts';
+import { base64Head, documentRefusalOf } from '../../../contract/file-type.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { needsReattaching } from '../onboarding-draft.ts';
 import {
@@ -46,6 +47,12 @@ function sizeProblemOf(file: File, otherBytes: number): string | null {
   if (otherBytes + file.size > MAX_TOTAL_DOCUMENT_BYTES)
     return `${file.name} was not added: together the documents can be at most ${formatBytes(MAX_TOTAL_DOCUMENT_BYTES)}.`;
   return null;
+}
+
+/** The schema's own refusal of bytes that are not a document (an executable named .pdf included). */
+function typeProblemOf(fileName: string, file64: string): string | null {
+  const refusal = documentRefusalOf(base64Head(file64));
+  return refusal ? `${fileName}: ${refusal}` : null;
 }
 
 export function SupportingDocumentsSection() {
@@ -79,6 +86,11 @@ export function SupportingDocumentsSection() {
             current.map((entry) => (entry.key === key ? { ...entry, loaded } : entry)),
           ),
       });
+      const typeProblem = typeProblemOf(file.name, file64);
+      if (typeProblem) {
+        setProblems((current) => [...current, typeProblem]);
+        return;
+      }
       append({
         key,
         fileName: file.name,
@@ -134,6 +146,11 @@ export function SupportingDocumentsSection() {
     if (problem) return;
     try {
       const file64 = await readFileAsBase64(file, { signal: unmounted.current?.signal });
+      const typeProblem = typeProblemOf(file.name, file64);
+      if (typeProblem) {
+        setProblems([typeProblem]);
+        return;
+      }
       // Found again by key: rows may have been removed while the file was read.
       const index = getValues('supportingDocuments').findIndex(
         (current) => current.key === document.key,
