@@ -32,6 +32,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'gateway_sessions',
   'gateway_roles',
   'pending_verifications',
+  'person_reviews',
   'notes',
   'gateway_notes',
 ] as const satisfies readonly (keyof Database)[];
