@@ -14,6 +14,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconUsers } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import {
   defaultNextReviewDate,
   personReviewInputSchema,
@@ -35,14 +36,13 @@ const dayAfter = (date: string) =>
 const FIELDS = ['kycStatus', 'nextKYCReview', 'reason'] as const;
 
 /** The server's schema, and the server's date rule (after today, UTC) so the form says it first. */
-const reviewFormSchema = personReviewInputSchema.refine(
-  (review) => review.nextKYCReview > todayUtc(),
-  {
-    path: ['nextKYCReview'],
-    message: 'The next review must be after today.',
-    when: (payload) => payload.issues.length === 0,
-  },
-);
+const reviewFormSchema = z.strictObject({
+  ...personReviewInputSchema.shape,
+  nextKYCReview: personReviewInputSchema.shape.nextKYCReview.refine(
+    (date) => date > todayUtc(),
+    'The next review must be after today.',
+  ),
+});
 const resolver = zodResolver(reviewFormSchema);
 
 export interface PersonReviewDialogProps {
