@@ -37,6 +37,13 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
     gateway: false,
   },
   'POST /api/v2/entities/legal-entities/{id}/verifications': { access: 'act', gateway: false },
+  'GET /api/v2/entities/natural-persons/{id}/pending-verifications': {
+    access: 'read',
+    gateway: false,
+  },
+  'GET /api/v2/entities/natural-persons/{id}/reviews': { access: 'read', gateway: false },
+  'POST /api/v2/entities/natural-persons/{id}/reviews': { access: 'act', gateway: false },
+  'PUT /api/v2/entities/{id}/risk-level': { access: 'act', gateway: false },
   'POST /api/v2/pending-verifications/{id}/confirm': { access: 'act', gateway: false },
   'POST /api/v2/pending-verifications/{id}/reject': { access: 'act', gateway: false },
 };

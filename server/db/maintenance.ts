@@ -33,6 +33,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'gateway_revoked_tokens',
   'gateway_roles',
   'pending_verifications',
+  'person_reviews',
   'notes',
   'gateway_notes',
 ] as const satisfies readonly (keyof Database)[];

@@ -261,8 +261,11 @@ export interface EntityListRecordTable {
 /** A review outcome held until a second reviewer confirms or rejects it (four-eyes). */
 export interface PendingVerificationTable {
   id: string;
+  /** The entity the decision is about (since 0024 any entity, a natural person too). */
   legal_entity_id: string;
-  /** JSON of the recorded verification, without id. */
+  /** What is held (0024): a legal entity's `verification`, a `person-review` or a `risk-level` change. */
+  kind: Generated<'verification' | 'person-review' | 'risk-level'>;
+  /** JSON of what is held: the verification without id, the person review, or `{ from, to, reason }`. */
   verification: string;
   /** Why it waits: `high` (a High-risk entity) or `all` (FOUR_EYES=all). */
   rule: string;
@@ -273,6 +276,18 @@ export interface PendingVerificationTable {
   decided_by: string | null;
   decided_at: string | null;
   reason: string | null;
+}
+
+/** A natural person's review outcome (0024); `pending` while a second reviewer has to confirm it. */
+export interface PersonReviewTable {
+  id: string;
+  entity_id: string;
+  kyc_status: string;
+  next_kyc_review: string;
+  reason: string;
+  author: string;
+  at: string;
+  state: 'applied' | 'pending' | 'rejected';
 }
 
 /** A note on an entity; `gateway_notes` has the same columns without the foreign key. */
@@ -310,6 +325,7 @@ export interface Database {
   /** Gateway mode: roles of reviewers who sign in at the identity service (default reviewer). */
   gateway_roles: { username: string; role: 'reviewer' | 'auditor' };
   pending_verifications: PendingVerificationTable;
+  person_reviews: PersonReviewTable;
   notes: NoteTable;
   gateway_notes: NoteTable;
 }

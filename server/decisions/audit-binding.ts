@@ -11,7 +11,7 @@ export function auditOf(request: FastifyRequest, action: string): AuditInTransac
   return (transaction, event) =>
     request.server.auditTrail.recordIn(transaction, {
       ...requestPartOf(request),
-      action,
+      action: event.action ?? action,
       entityId: event.entityId,
       documentId: event.documentId ?? null,
       detail: event.detail,

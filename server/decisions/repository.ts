@@ -1,10 +1,19 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { PendingVerificationTable, VerificationRow } from '../db/schema.ts';
+import type {
+  EntityRow,
+  PendingVerificationTable,
+  PersonReviewTable,
+  VerificationRow,
+} from '../db/schema.ts';
 
 export type PendingVerificationRow = Selectable<PendingVerificationTable>;
+export type PersonReviewRow = Selectable<PersonReviewTable>;
 
-/** The only place with SQL for review outcomes, pending (four-eyes) decisions and document decisions. */
+/**
+ * The only place with SQL for review outcomes, person reviews, risk levels, pending (four-eyes)
+ * decisions and document decisions.
+ */
 export function decisionsRepository(db: Db) {
   return {
     /** Runs `work` in one transaction (BEGIN IMMEDIATE on SQLite), with repositories bound to it. */
@@ -20,6 +29,52 @@ export function decisionsRepository(db: Db) {
         .where('id', '=', id)
         .where('kind', '=', 'legal')
         .executeTakeFirst();
+    },
+
+    /** The entity (legal entity or natural person), or undefined when none has this id. */
+    findEntity(id: string): Promise<EntityRow | undefined> {
+      return db.selectFrom('entities').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The natural person's id and risk level, or undefined when no natural person has this id. */
+    findNaturalPerson(id: string): Promise<{ id: string; risk_level: string } | undefined> {
+      return db
+        .selectFrom('entities')
+        .select(['id', 'risk_level'])
+        .where('id', '=', id)
+        .where('kind', '=', 'person')
+        .executeTakeFirst();
+    },
+
+    async setRiskLevel(entityId: string, riskLevel: string, at: string): Promise<void> {
+      await db
+        .updateTable('entities')
+        .set({ risk_level: riskLevel, last_update: at })
+        .where('id', '=', entityId)
+        .execute();
+    },
+
+    async insertPersonReview(row: PersonReviewRow): Promise<void> {
+      await db.insertInto('person_reviews').values(row).execute();
+    },
+
+    async setPersonReviewState(id: string, state: PersonReviewRow['state']): Promise<void> {
+      await db.updateTable('person_reviews').set({ state }).where('id', '=', id).execute();
+    },
+
+    findPersonReview(id: string): Promise<PersonReviewRow | undefined> {
+      return db.selectFrom('person_reviews').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The person's reviews, newest first. */
+    listPersonReviews(entityId: string): Promise<PersonReviewRow[]> {
+      return db
+        .selectFrom('person_reviews')
+        .selectAll()
+        .where('entity_id', '=', entityId)
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
     },
 
     async insertVerification(row: VerificationRow): Promise<void> {

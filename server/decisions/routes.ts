@@ -1,12 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  confirmedDecisionResponseSchema,
   documentDecisionSchema,
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
+  personReviewInputSchema,
+  personReviewListResponseSchema,
+  recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
   recordVerificationSchema,
   rejectPendingVerificationSchema,
+  riskLevelChangedResponseSchema,
+  riskLevelChangeSchema,
 } from '../../src/contract/decisions.ts';
 import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema } from '../../src/contract/entities.ts';
@@ -15,6 +21,8 @@ import { requireJsonBody } from '../client-updates/json-body.ts';
 import { idParamsSchema } from '../entities/routes.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
+import { personReviewsOf, recordPersonReview } from './person-reviews.ts';
+import { changeRiskLevel } from './risk-level.ts';
 import {
   confirmPending,
   decideDocument,
@@ -27,6 +35,9 @@ import {
 
 const FOUR_EYES_TEXT =
   'With FOUR_EYES=high (the default) an Accepted outcome for a High-risk entity waits for a second reviewer; with all, every Accepted outcome does; with off, none.';
+
+/** A held risk change is accepted for a second reviewer but not done yet. */
+const RISK_CHANGE_HELD_STATUS = 202;
 
 /** Decisions take no body but a reason; an empty JSON object is accepted where none is needed. */
 const noBodySchema = z.strictObject({});
@@ -56,7 +67,7 @@ export function registerDecisionRoutes(
       method: 'GET',
       url: '/entities/legal-entities/:id/pending-verifications',
       summary: 'Decisions waiting for a second reviewer',
-      description: `The legal entity's decisions held for confirmation (at most one). ${FOUR_EYES_TEXT}`,
+      description: `The legal entity's decisions held for confirmation (at most one, of any kind: an outcome, or a risk change). ${FOUR_EYES_TEXT}`,
       tag: 'Decisions',
       auth: 'caller',
       roles: READERS,
@@ -69,6 +80,49 @@ export function registerDecisionRoutes(
       errors: [404],
     },
     ({ params }) => pendingOfEntity(services.db, params.id),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/natural-persons/:id/pending-verifications',
+      summary: "A person's decisions waiting for a second reviewer",
+      description: `The natural person's decisions held for confirmation (at most one: a review, or a risk change). ${FOUR_EYES_TEXT}`,
+      tag: 'Decisions',
+      auth: 'caller',
+      roles: READERS,
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: pendingVerificationListResponseSchema,
+        description: 'Pending decisions, oldest first',
+      },
+      errors: [404],
+    },
+    ({ params }) => pendingOfEntity(services.db, params.id, 'person'),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/natural-persons/:id/reviews',
+      summary: "A natural person's reviews",
+      description:
+        'Newest first, with their state: applied, pending (held for a second reviewer) or rejected.',
+      tag: 'Decisions',
+      auth: 'caller',
+      roles: READERS,
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: personReviewListResponseSchema,
+        description: 'The reviews, newest first',
+      },
+      errors: [404],
+    },
+    ({ params }) => personReviewsOf(services.db, params.id),
   );
 
   // Its own context so that the JSON-only hook touches no other route.
@@ -102,10 +156,66 @@ export function registerDecisionRoutes(
       writes,
       {
         method: 'POST',
+        url: '/entities/natural-persons/:id/reviews',
+        summary: "Record a natural person's review",
+        description: `{ kycStatus, nextKYCReview, reason }: sets the person's kycStatus and nextKYCReview (which must be after today, UTC). ${FOUR_EYES_TEXT} A held review answers 201 with state "pending" and the decision to confirm, and leaves the person unchanged. While a decision waits, another is 409.`,
+        tag: 'Decisions',
+        auth: 'caller',
+        roles: ACTORS,
+        params: idParamsSchema,
+        body: personReviewInputSchema,
+        response: {
+          status: 201,
+          schema: recordedPersonReviewResponseSchema,
+          description: 'Applied, or held for a second reviewer',
+        },
+        errors: [400, 404, 409, 415],
+      },
+      ({ params, body, request }) =>
+        recordPersonReview(contextOf(request, 'person.review'), params.id, body),
+    );
+
+    defineRoute(
+      writes,
+      {
+        method: 'PUT',
+        url: '/entities/:id/risk-level',
+        summary: 'Change the risk level',
+        description: `{ riskLevel, reason } on a legal entity or a natural person: 200 with state "applied" and the kycMetaData. Lowering it from High waits for a second reviewer unless FOUR_EYES=off: ${RISK_CHANGE_HELD_STATUS} with state "pending", the unchanged kycMetaData and the decision to confirm. The same level again changes nothing. While a decision waits, another is 409.`,
+        tag: 'Decisions',
+        auth: 'caller',
+        roles: ACTORS,
+        params: idParamsSchema,
+        body: riskLevelChangeSchema,
+        response: {
+          status: 200,
+          schema: riskLevelChangedResponseSchema,
+          description: `Applied (200), or held for a second reviewer (${RISK_CHANGE_HELD_STATUS})`,
+        },
+        errors: [400, 404, 409, 415],
+      },
+      async ({ params, body, request, reply }) => {
+        const changed = await changeRiskLevel(
+          contextOf(request, 'entity.risk-level'),
+          params.id,
+          body,
+        );
+        if (changed.state === 'applied') return changed;
+        await reply
+          .code(RISK_CHANGE_HELD_STATUS)
+          .send({ code: RISK_CHANGE_HELD_STATUS, status: 'success', message: '', data: changed });
+        return undefined;
+      },
+    );
+
+    defineRoute(
+      writes,
+      {
+        method: 'POST',
         url: '/pending-verifications/:id/confirm',
         summary: 'Confirm a held decision',
         description:
-          'Another account than the one that recorded it confirms the decision, which then applies as a recorded outcome does. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
+          'Another account than the one that recorded it confirms the decision (an outcome, a person review or a risk change, by its kind), which then applies as if recorded now. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.',
         tag: 'Decisions',
         auth: 'caller',
         roles: ACTORS,
@@ -113,8 +223,8 @@ export function registerDecisionRoutes(
         body: noBodySchema,
         response: {
           status: 200,
-          schema: recordedVerificationResponseSchema,
-          description: 'The applied outcome',
+          schema: confirmedDecisionResponseSchema,
+          description: 'What was applied: the outcome, the person review or the risk level',
         },
         errors: [403, 404, 409, 415],
       },

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type {
+  ConfirmedDecision,
   DocumentDecision,
+  PendingKind,
   PendingVerification,
   RecordedVerification,
   RecordVerification,
@@ -14,12 +16,18 @@ import type { VerificationRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
-import { verificationOf } from '../entities/mappers.ts';
+import { kycMetaDataOf, verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
-import { decisionsRepository, type PendingVerificationRow } from './repository.ts';
+import {
+  decisionsRepository,
+  type PendingVerificationRow,
+  type PersonReviewRow,
+} from './repository.ts';
 
 /** What a change adds to the audit trail besides who asked (decisions.md, "Extensions"). */
 export interface ChangeAuditEvent {
+  /** Another action than the route's (confirming a risk change records `entity.risk-level`). */
+  action?: string;
   entityId: string;
   documentId?: string;
   detail: Record<string, unknown>;
@@ -36,7 +44,7 @@ export interface DecisionContext {
   audit: AuditInTransaction;
 }
 
-const PENDING_EXISTS =
+export const PENDING_EXISTS =
   'A decision on this entity is waiting for a second reviewer: confirm or reject it first.';
 
 /** Whether an outcome waits for a second reviewer, and under which rule; undefined when it applies at once. */
@@ -50,12 +58,26 @@ export function fourEyesRuleOf(
   return riskLevel === 'High' ? 'high' : undefined;
 }
 
-function pendingOf(row: PendingVerificationRow): PendingVerification {
-  return {
+/** A held risk change: from, to and why. */
+interface HeldRiskChange {
+  from: string;
+  to: 'Low' | 'Medium' | 'High';
+  reason: string;
+}
+
+/** A held person review: the review row's id and what it sets. */
+interface HeldPersonReview {
+  reviewId: string;
+  kycStatus: RecordVerification['verificationStatus'];
+  nextKYCReview: string;
+  reason: string;
+}
+
+export function pendingOf(row: PendingVerificationRow): PendingVerification {
+  const common = {
     id: row.id,
     entityId: row.legal_entity_id,
-    verification: JSON.parse(row.verification) as RecordVerification,
-    rule: row.rule === 'all' ? 'all' : 'high',
+    rule: row.rule === 'all' ? ('all' as const) : ('high' as const),
     requestedBy: row.requested_by,
     requestedAt: row.requested_at,
     state: row.state,
@@ -63,6 +85,68 @@ function pendingOf(row: PendingVerificationRow): PendingVerification {
     decidedAt: row.decided_at,
     reason: row.reason,
   };
+  if (row.kind === 'person-review') {
+    return {
+      ...common,
+      kind: 'person-review',
+      review: JSON.parse(row.verification) as HeldPersonReview,
+    };
+  }
+  if (row.kind === 'risk-level') {
+    return {
+      ...common,
+      kind: 'risk-level',
+      riskChange: JSON.parse(row.verification) as HeldRiskChange,
+    };
+  }
+  return {
+    ...common,
+    kind: 'verification',
+    verification: JSON.parse(row.verification) as RecordVerification,
+  };
+}
+
+/** 409 while a decision of any kind on this entity waits for a second reviewer. */
+export async function assertNothingPending(transaction: Db, entityId: string): Promise<void> {
+  if ((await decisionsRepository(transaction).findPendingOfEntity(entityId)).length > 0) {
+    throw new ApiError(409, PENDING_EXISTS);
+  }
+}
+
+/** Stores a decision held for a second reviewer, in the caller's transaction; 409 if one already waits. */
+export async function holdDecision(
+  transaction: Db,
+  held: {
+    entityId: string;
+    kind: PendingKind;
+    payload: RecordVerification | HeldPersonReview | HeldRiskChange;
+    rule: 'high' | 'all';
+    requestedBy: Pick<Caller, 'accountId' | 'username'>;
+    at: string;
+  },
+): Promise<PendingVerification> {
+  const row: PendingVerificationRow = {
+    id: crypto.randomUUID(),
+    legal_entity_id: held.entityId,
+    kind: held.kind,
+    verification: JSON.stringify(held.payload),
+    rule: held.rule,
+    requested_by: held.requestedBy.username,
+    requested_by_account: held.requestedBy.accountId,
+    requested_at: held.at,
+    state: 'pending',
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+  };
+  try {
+    await decisionsRepository(transaction).insertPending(row);
+  } catch (error) {
+    // Another reviewer's decision got in between the caller's check and this insert.
+    if (isUniqueViolation(error)) throw new ApiError(409, PENDING_EXISTS);
+    throw error;
+  }
+  return pendingOf(row);
 }
 
 /** Appends the verification and makes it the entity's current status and next review. */
@@ -114,9 +198,7 @@ export async function recordOutcome(
     const repository = decisionsRepository(transaction);
     const entity = await repository.findLegalEntity(entityId);
     if (!entity) throw new ApiError(404, `No legal entity has the id ${entityId}.`);
-    if ((await repository.findPendingOfEntity(entityId)).length > 0) {
-      throw new ApiError(409, PENDING_EXISTS);
-    }
+    await assertNothingPending(transaction, entityId);
     const rule = fourEyesRuleOf(context.fourEyes, outcome.verificationStatus, entity.risk_level);
     if (rule === undefined) {
       const applied = await applyOutcome(transaction, entityId, outcome, at);
@@ -131,45 +213,42 @@ export async function recordOutcome(
       });
       return applied;
     }
-    const row: PendingVerificationRow = {
-      id: crypto.randomUUID(),
-      legal_entity_id: entityId,
-      verification: JSON.stringify(outcome),
+    const pending = await holdDecision(transaction, {
+      entityId,
+      kind: 'verification',
+      payload: outcome,
       rule,
-      requested_by: context.caller.username,
-      requested_by_account: context.caller.accountId,
-      requested_at: at,
-      state: 'pending',
-      decided_by: null,
-      decided_at: null,
-      reason: null,
-    };
-    try {
-      await repository.insertPending(row);
-    } catch (error) {
-      // Another reviewer's decision got in between the check above and this insert.
-      if (isUniqueViolation(error)) throw new ApiError(409, PENDING_EXISTS);
-      throw error;
-    }
+      requestedBy: context.caller,
+      at,
+    });
     await context.audit(transaction, {
       entityId,
       detail: {
-        pendingId: row.id,
+        pendingId: pending.id,
         status: outcome.verificationStatus,
         nextReviewDate: outcome.nextReviewDate,
         held: true,
         rule,
       },
     });
-    return { state: 'pending', pending: pendingOf(row) };
+    return { state: 'pending', pending };
   });
 }
 
-/** The decisions on this legal entity waiting for a second reviewer (at most one); 404 for an unknown one. */
-export async function pendingOfEntity(db: Db, entityId: string): Promise<PendingVerification[]> {
+/**
+ * The decisions on this entity waiting for a second reviewer (at most one, of any kind); 404 when
+ * no entity of this kind has the id.
+ */
+export async function pendingOfEntity(
+  db: Db,
+  entityId: string,
+  kind: 'legal' | 'person' = 'legal',
+): Promise<PendingVerification[]> {
   const repository = decisionsRepository(db);
-  if (!(await repository.findLegalEntity(entityId))) {
-    throw new ApiError(404, `No legal entity has the id ${entityId}.`);
+  const entity = await repository.findEntity(entityId);
+  if (entity?.kind !== kind) {
+    const noun = kind === 'legal' ? 'legal entity' : 'natural person';
+    throw new ApiError(404, `No ${noun} has the id ${entityId}.`);
   }
   return (await repository.findPendingOfEntity(entityId)).map(pendingOf);
 }
@@ -198,25 +277,94 @@ async function openPendingFor(
   return pending;
 }
 
+/** Sets the person's status and next review from their review; the queue and lists follow. */
+export async function applyPersonReview(
+  transaction: Db,
+  entityId: string,
+  review: { kycStatus: string; nextKYCReview: string },
+  at: string,
+): Promise<void> {
+  await decisionsRepository(transaction).setCurrentReview(entityId, {
+    kycStatus: review.kycStatus,
+    nextKycReview: review.nextKYCReview,
+    at,
+  });
+  await refreshListRecords(transaction, [entityId]);
+}
+
+export function personReviewOf(row: PersonReviewRow) {
+  return {
+    id: row.id,
+    kycStatus: row.kyc_status,
+    nextKYCReview: row.next_kyc_review,
+    reason: row.reason,
+    author: row.author,
+    at: row.at,
+    state: row.state,
+  };
+}
+
 /** A second reviewer confirms a held decision: it applies as if recorded now. */
 export async function confirmPending(
   context: DecisionContext,
   id: string,
-): Promise<RecordedVerification> {
+): Promise<ConfirmedDecision> {
   const at = context.now().toISOString();
   return decisionsRepository(context.db).inTransaction(async (transaction) => {
+    const repository = decisionsRepository(transaction);
     const pending = await openPendingFor(transaction, id, context.caller, 'confirm');
-    const closed = await decisionsRepository(transaction).closePending(id, {
+    const closed = await repository.closePending(id, {
       state: 'confirmed',
       by: context.caller.username,
       at,
       reason: null,
     });
     if (!closed) throw new ApiError(409, 'This decision was already closed by another reviewer.');
+    const entityId = pending.legal_entity_id;
+    const common = { pendingId: id, recordedBy: pending.requested_by, state: 'confirmed' };
+    if (pending.kind === 'person-review') {
+      const held = JSON.parse(pending.verification) as HeldPersonReview;
+      await repository.setPersonReviewState(held.reviewId, 'applied');
+      await applyPersonReview(transaction, entityId, held, at);
+      await context.audit(transaction, {
+        action: 'person.review',
+        entityId,
+        detail: {
+          ...common,
+          reviewId: held.reviewId,
+          kycStatus: held.kycStatus,
+          nextKYCReview: held.nextKYCReview,
+          reason: held.reason,
+        },
+      });
+      const review = await repository.findPersonReview(held.reviewId);
+      if (!review)
+        throw new Error(`Person review ${held.reviewId} vanished inside its own transaction.`);
+      return {
+        kind: 'person-review',
+        state: 'applied',
+        review: personReviewOf(review),
+        kycStatus: held.kycStatus,
+        nextKYCReview: held.nextKYCReview,
+      };
+    }
+    if (pending.kind === 'risk-level') {
+      const held = JSON.parse(pending.verification) as HeldRiskChange;
+      await repository.setRiskLevel(entityId, held.to, at);
+      await refreshListRecords(transaction, [entityId]);
+      await context.audit(transaction, {
+        action: 'entity.risk-level',
+        entityId,
+        detail: { ...common, from: held.from, to: held.to, reason: held.reason },
+      });
+      const entity = await repository.findEntity(entityId);
+      if (!entity) throw new Error(`Entity ${entityId} vanished inside its own transaction.`);
+      return { kind: 'risk-level', state: 'applied', kycMetaData: kycMetaDataOf(entity) };
+    }
     const outcome = JSON.parse(pending.verification) as RecordVerification;
-    const applied = await applyOutcome(transaction, pending.legal_entity_id, outcome, at);
+    const applied = await applyOutcome(transaction, entityId, outcome, at);
     await context.audit(transaction, {
-      entityId: pending.legal_entity_id,
+      entityId,
       detail: {
         pendingId: id,
         verificationId: applied.verification.id,
@@ -224,7 +372,7 @@ export async function confirmPending(
         recordedBy: pending.requested_by,
       },
     });
-    return applied;
+    return { ...applied, kind: 'verification' };
   });
 }
 
@@ -236,17 +384,22 @@ export async function rejectPending(
 ): Promise<PendingVerification> {
   const at = context.now().toISOString();
   return decisionsRepository(context.db).inTransaction(async (transaction) => {
+    const repository = decisionsRepository(transaction);
     const pending = await openPendingFor(transaction, id, context.caller, 'reject');
-    const closed = await decisionsRepository(transaction).closePending(id, {
+    const closed = await repository.closePending(id, {
       state: 'rejected',
       by: context.caller.username,
       at,
       reason,
     });
     if (!closed) throw new ApiError(409, 'This decision was already closed by another reviewer.');
+    if (pending.kind === 'person-review') {
+      const held = JSON.parse(pending.verification) as HeldPersonReview;
+      await repository.setPersonReviewState(held.reviewId, 'rejected');
+    }
     await context.audit(transaction, {
       entityId: pending.legal_entity_id,
-      detail: { pendingId: id, reason, recordedBy: pending.requested_by },
+      detail: { pendingId: id, kind: pending.kind, reason, recordedBy: pending.requested_by },
     });
     return pendingOf({
       ...pending,

@@ -1,8 +1,15 @@
 import crypto from 'node:crypto';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
-import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
+import type { PendingVerification } from '../../src/contract/decisions.ts';
+import {
+  DEFAULT_RISK_LEVEL,
+  type LegalEntity,
+  type LegalEntityCreate,
+} from '../../src/contract/entities.ts';
 import { identifyFileType } from '../../src/contract/file-type.ts';
+import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
+import { fourEyesRuleOf, holdDecision } from '../decisions/service.ts';
 import type { EntityInput, VerificationRow } from '../db/schema.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -11,8 +18,10 @@ import { entitiesRepository, type NewLegalEntity } from './repository.ts';
 import { refreshListRecords } from './list-records.ts';
 import { getLegalEntity } from './service.ts';
 
-export const DEFAULT_RISK_LEVEL = 'Medium';
 export const CREATED_STATUS = 201;
+
+/** An onboarding whose acceptance waits for a second reviewer starts in this status. */
+const HELD_ONBOARDING_STATUS = 'Review';
 
 export interface Idempotency {
   accountId: string;
@@ -22,7 +31,50 @@ export interface Idempotency {
 }
 
 export type CreateOutcome =
-  { kind: 'created'; entity: LegalEntity } | { kind: 'replayed'; statusCode: number; body: string };
+  | { kind: 'created'; entity: LegalEntity; pendingVerification?: PendingVerification }
+  | { kind: 'replayed'; statusCode: number; body: string };
+
+/** The create answer: the interface's envelope, plus the held acceptance when there is one. */
+export function createdEnvelopeOf(entity: LegalEntity, pendingVerification?: PendingVerification) {
+  return {
+    code: CREATED_STATUS,
+    status: 'success' as const,
+    message: pendingVerification
+      ? 'Created in Review: its acceptance waits for a second reviewer (four-eyes).'
+      : '',
+    data: entity,
+    ...(pendingVerification ? { pendingVerification } : {}),
+  };
+}
+
+/** The newest verification's position (by date; later in the list wins a tie), if any. */
+function newestVerificationIndex(
+  verifications: LegalEntityCreate['corporateVerifications'],
+): number | undefined {
+  let newest: number | undefined;
+  (verifications ?? []).forEach((verification, index) => {
+    const current = newest === undefined ? undefined : verifications?.[newest];
+    if (!current || verification.verificationDate >= current.verificationDate) newest = index;
+  });
+  return newest;
+}
+
+/** Which verification onboarding holds for a second reviewer: an Accepted newest one under FOUR_EYES. */
+interface HeldAcceptance {
+  index: number;
+  rule: 'high' | 'all';
+}
+
+function heldAcceptanceOf(
+  input: LegalEntityCreate,
+  fourEyes: AppServices['config']['fourEyes'],
+): HeldAcceptance | undefined {
+  const index = newestVerificationIndex(input.corporateVerifications);
+  const newest = index === undefined ? undefined : input.corporateVerifications?.[index];
+  if (index === undefined || !newest) return undefined;
+  const rule = fourEyesRuleOf(fourEyes, newest.verificationStatus, input.riskLevel);
+  return rule === undefined ? undefined : { index, rule };
+}
 
 const sha256Hex = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
@@ -54,37 +106,40 @@ function nextKycReviewOf(
 function recordsOf(
   input: LegalEntityCreate,
   now: Date,
+  held: HeldAcceptance | undefined,
 ): { records: NewLegalEntity; documents: NewDocument[] } {
   const createdAt = now.toISOString();
   const today = createdAt.slice(0, 10);
   const dateReceived = `${today} ${createdAt.slice(11, 19)}`;
   const info = input.corporateInformation;
+  // A held acceptance is not stored as a verification until a second reviewer confirms it.
+  const storedVerifications = (input.corporateVerifications ?? []).filter(
+    (_verification, index) => index !== held?.index,
+  );
   const entity: EntityInput = {
     id: crypto.randomUUID(),
     kind: 'legal',
     created_at: createdAt,
     external_id: input.externalID ?? null,
-    kyc_status: kycStatusOf(input.corporateVerifications),
-    risk_level: DEFAULT_RISK_LEVEL,
+    kyc_status: held ? HELD_ONBOARDING_STATUS : kycStatusOf(input.corporateVerifications),
+    risk_level: input.riskLevel,
     last_update: createdAt,
-    next_kyc_review: nextKycReviewOf(input.corporateVerifications, today),
+    next_kyc_review: nextKycReviewOf(storedVerifications, today),
     tags: '[]',
   };
   const companyPhone = info.companyPhone ? info.companyPhone : null;
-  const verifications = (input.corporateVerifications ?? []).map(
-    (verification): VerificationRow => ({
-      id: crypto.randomUUID(),
-      legal_entity_id: entity.id,
-      legal_entity_verification: verification.legalEntityVerification ? 1 : 0,
-      verification_status: verification.verificationStatus,
-      verification_date: verification.verificationDate,
-      verification_source: verification.verificationSource,
-      business_statement: verification.businessStatement,
-      next_review_date: verification.nextReviewDate,
-      verification_issues: JSON.stringify(verification.verificationIssues),
-      created_at: createdAt,
-    }),
-  );
+  const verifications = storedVerifications.map((verification): VerificationRow => ({
+    id: crypto.randomUUID(),
+    legal_entity_id: entity.id,
+    legal_entity_verification: verification.legalEntityVerification ? 1 : 0,
+    verification_status: verification.verificationStatus,
+    verification_date: verification.verificationDate,
+    verification_source: verification.verificationSource,
+    business_statement: verification.businessStatement,
+    next_review_date: verification.nextReviewDate,
+    verification_issues: JSON.stringify(verification.verificationIssues),
+    created_at: createdAt,
+  }));
   const contact = input.primaryContact;
   const contactId = crypto.randomUUID();
   const documents = (input.supportingDocuments ?? []).map((document): NewDocument => {
@@ -172,10 +227,17 @@ export async function createLegalEntity(
   services: AppServices,
   input: LegalEntityCreate,
   idempotency: Idempotency | undefined,
+  /** The account onboarding the entity: the author of a held acceptance. */
+  author: Pick<Caller, 'accountId' | 'username'>,
   /** Runs in the creating transaction: the audit event commits with the entity or not at all. */
-  beforeCommit?: (transaction: Db, entity: LegalEntity) => Promise<void>,
+  beforeCommit?: (
+    transaction: Db,
+    entity: LegalEntity,
+    pendingVerification: PendingVerification | undefined,
+  ) => Promise<void>,
 ): Promise<CreateOutcome> {
-  const { records, documents } = recordsOf(input, services.now());
+  const held = heldAcceptanceOf(input, services.config.fourEyes);
+  const { records, documents } = recordsOf(input, services.now(), held);
   return entitiesRepository(services.db).inTransaction(async (transaction) => {
     const entities = entitiesRepository(transaction);
     if (idempotency) {
@@ -209,6 +271,18 @@ export async function createLegalEntity(
       records.entity.id,
       ...(records.primaryContact ? [records.primaryContact.entity.id] : []),
     ]);
+    const heldVerification = held && input.corporateVerifications?.[held.index];
+    const pendingVerification =
+      held && heldVerification
+        ? await holdDecision(transaction, {
+            entityId: records.entity.id,
+            kind: 'verification',
+            payload: heldVerification,
+            rule: held.rule,
+            requestedBy: author,
+            at: records.entity.created_at,
+          })
+        : undefined;
     const entity = await getLegalEntity(transaction, records.entity.id);
     if (idempotency) {
       await entities.insertIdempotencyKey({
@@ -216,16 +290,11 @@ export async function createLegalEntity(
         key: idempotency.key,
         request_hash: idempotency.requestHash,
         status_code: CREATED_STATUS,
-        response_body: JSON.stringify({
-          code: CREATED_STATUS,
-          status: 'success',
-          message: '',
-          data: entity,
-        }),
+        response_body: JSON.stringify(createdEnvelopeOf(entity, pendingVerification)),
         created_at: records.entity.created_at,
       });
     }
-    await beforeCommit?.(transaction, entity);
-    return { kind: 'created', entity };
+    await beforeCommit?.(transaction, entity, pendingVerification);
+    return { kind: 'created', entity, ...(pendingVerification ? { pendingVerification } : {}) };
   });
 }

@@ -21,7 +21,13 @@ import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { CREATED_STATUS, createLegalEntity, requestHashOf } from './create-legal-entity.ts';
+import { legalEntityCreatedResponseSchema } from '../../src/contract/decisions.ts';
+import {
+  CREATED_STATUS,
+  createdEnvelopeOf,
+  createLegalEntity,
+  requestHashOf,
+} from './create-legal-entity.ts';
 import { MAX_SEARCH_RESULTS } from './repository.ts';
 import { createListPositions } from './list-positions.ts';
 import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
@@ -214,7 +220,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         method: 'POST',
         url: '/entities/legal-entities',
         summary: 'Create a legal entity',
-        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
+        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. riskLevel (Low, Medium, High; default Medium) drives the four-eyes rule: when the newest verification is Accepted and FOUR_EYES holds it (all; or high with riskLevel High), the entity is created in Review and the answer carries pendingVerification, the acceptance a second account confirms or rejects at /pending-verifications/{id}. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
         tag: 'Entities',
         auth: 'caller',
         roles: ACTORS,
@@ -223,8 +229,9 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         audit: { action: 'entity.create' },
         response: {
           status: CREATED_STATUS,
-          schema: legalEntityResponseSchema,
-          description: 'The created legal entity',
+          schema: legalEntityCreatedResponseSchema,
+          description:
+            'The created legal entity (with pendingVerification when its acceptance is held)',
         },
         errors: [400, 409, 413, 415, 422],
       },
@@ -240,16 +247,27 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
                 key,
                 requestHash: requestHashOf(request.body),
               },
-          (transaction, entity) =>
+          callerOf(request),
+          (transaction, entity, pendingVerification) =>
             audit.record(
               {
                 entityId: entity.id,
-                detail: { companyName: entity.corporateInformation.companyName },
+                detail: {
+                  companyName: entity.corporateInformation.companyName,
+                  riskLevel: body.riskLevel,
+                  ...(pendingVerification ? { heldAcceptance: pendingVerification.id } : {}),
+                },
               },
               transaction,
             ),
         );
-        if (outcome.kind === 'created') return outcome.entity;
+        if (outcome.kind === 'created' && !outcome.pendingVerification) return outcome.entity;
+        if (outcome.kind === 'created') {
+          await reply
+            .code(CREATED_STATUS)
+            .send(createdEnvelopeOf(outcome.entity, outcome.pendingVerification));
+          return undefined;
+        }
         await audit.record({ detail: { idempotentReplay: true } });
         await reply
           .code(outcome.statusCode)

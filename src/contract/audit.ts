@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'verification.record',
   'verification.confirm',
   'verification.reject',
+  'person.review',
+  'entity.risk-level',
   'document.decide',
   'note.add',
   'audit.read',

@@ -25,6 +25,10 @@ export const kycStatusSchema = z.enum(KYC_STATUSES);
 export type KycStatus = z.infer<typeof kycStatusSchema>;
 
 export const RISK_LEVELS = ['Low', 'Medium', 'High'] as const;
+export const riskLevelSchema = z.enum(RISK_LEVELS, { error: 'Choose Low, Medium or High.' });
+export type RiskLevel = z.infer<typeof riskLevelSchema>;
+/** The level an entity gets when none is given at onboarding. */
+export const DEFAULT_RISK_LEVEL: RiskLevel = 'Medium';
 
 export const DOCUMENT_TYPES = [
   'Proof of Address',
@@ -429,6 +433,8 @@ export type DocumentInput = z.infer<typeof documentInputSchema>;
 /** The create payload: the console's form and the server validate with this one schema. */
 export const legalEntityCreateSchema = z.object({
   externalID: z.string().trim().min(1).max(100).optional(),
+  // It drives the four-eyes rule and the review cycle (decisions.md, "Risk level").
+  riskLevel: riskLevelSchema.default(DEFAULT_RISK_LEVEL),
   corporateInformation: corporateInformationInputSchema,
   primaryContact: primaryContactInputSchema.optional(),
   corporateVerifications: z.array(verificationInputSchema).max(20).optional(),

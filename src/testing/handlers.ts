@@ -35,7 +35,10 @@ import type { reviewQueueResponseSchema } from '../contract/reviews.ts';
 import type {
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
+  confirmedDecisionResponseSchema,
+  recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
+  riskLevelChangedResponseSchema,
 } from '../contract/decisions.ts';
 import type { envelopeSchema } from '../contract/common.ts';
 import type { documentMetadataSchema } from '../contract/entities.ts';
@@ -70,9 +73,14 @@ export interface ApiBodies {
   'GET /api/v2/entities/legal-entities/:id/pending-verifications': z.input<
     typeof pendingVerificationListResponseSchema
   >;
-  'POST /api/v2/pending-verifications/:id/confirm': z.input<
-    typeof recordedVerificationResponseSchema
+  'POST /api/v2/pending-verifications/:id/confirm': z.input<typeof confirmedDecisionResponseSchema>;
+  'GET /api/v2/entities/natural-persons/:id/pending-verifications': z.input<
+    typeof pendingVerificationListResponseSchema
   >;
+  'POST /api/v2/entities/natural-persons/:id/reviews': z.input<
+    typeof recordedPersonReviewResponseSchema
+  >;
+  'PUT /api/v2/entities/:id/risk-level': z.input<typeof riskLevelChangedResponseSchema>;
   'POST /api/v2/pending-verifications/:id/reject': z.input<
     typeof pendingVerificationResponseSchema
   >;
@@ -101,7 +109,12 @@ export function apiHandler<R extends Route>(
   options: { status?: number } = {},
 ) {
   const [method, path] = route.split(' ') as [string, string];
-  const factory = method === 'POST' ? http.post : method === 'PATCH' ? http.patch : http.get;
+  const factories: Record<string, typeof http.get | undefined> = {
+    POST: http.post,
+    PATCH: http.patch,
+    PUT: http.put,
+  };
+  const factory = factories[method] ?? http.get;
   return factory(path, async (info) => {
     const result = await resolve({ request: info.request, params: info.params });
     if (result instanceof HttpResponse) return result;
@@ -156,6 +169,7 @@ export const defaultHandlers = [
   apiHandler('POST /api/signout', () => envelope({ revokedSessions: 1 })),
   // Entity pages show these panels; no pending decision and no notes unless a test says so.
   apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
+  apiHandler('GET /api/v2/entities/natural-persons/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/:id/notes', () => ({ ...envelope([]), nextCursor: null })),
   // Every entity page shows its Activity; a page under test sees none unless it says otherwise.
   apiHandler('GET /api/v2/entities/:id/audit-events', () => ({

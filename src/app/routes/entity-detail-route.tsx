@@ -52,6 +52,7 @@ export function EntityDetailRoute() {
         capabilities && features?.recordVerification ? (
           <ReviewDecisionPanel
             entityId={entity.id}
+            entityKind={entity.type === 'Legal Entity' ? 'legal' : 'person'}
             riskLevel={entity.kycMetaData?.riskLevel}
             username={capabilities.account.username}
             fourEyes={capabilities.fourEyes}

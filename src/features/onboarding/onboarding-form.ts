@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { legalEntityCreateSchema, type LegalEntityCreateInput } from '../../contract/entities.ts';
+import { defaultNextReviewDate } from '../../contract/decisions.ts';
+import {
+  DEFAULT_RISK_LEVEL,
+  legalEntityCreateSchema,
+  type LegalEntityCreateInput,
+} from '../../contract/entities.ts';
 
 export interface VerificationValues {
   legalEntityVerification: boolean;
@@ -27,6 +32,8 @@ export interface DocumentValues {
 /** Everything the form holds, as strings the inputs edit; `toCreatePayload` turns it into the wire shape. */
 export interface OnboardingFormValues {
   externalID: string;
+  /** Low, Medium or High; drafts saved before it existed have none (Medium then). */
+  riskLevel?: string;
   corporateInformation: {
     companyName: string;
     registrationNumber: string;
@@ -53,6 +60,7 @@ export const MAX_DOCUMENTS = 20;
 export function emptyOnboardingValues(): OnboardingFormValues {
   return {
     externalID: '',
+    riskLevel: DEFAULT_RISK_LEVEL,
     corporateInformation: {
       companyName: '',
       registrationNumber: '',
@@ -74,14 +82,15 @@ export function emptyOnboardingValues(): OnboardingFormValues {
   };
 }
 
-export function newVerificationValues(today: string): VerificationValues {
+/** A new verification dated `today`, its next review proposed from the risk level (the one cycle rule). */
+export function newVerificationValues(today: string, riskLevel?: string): VerificationValues {
   return {
     legalEntityVerification: true,
     verificationStatus: 'Pending',
     verificationDate: today,
     verificationSource: 'Manual Entry',
     businessStatement: '',
-    nextReviewDate: '',
+    nextReviewDate: today === '' ? '' : defaultNextReviewDate(today, riskLevel),
     verificationIssues: '',
   };
 }
@@ -97,6 +106,7 @@ export function toCreatePayload(values: OnboardingFormValues): LegalEntityCreate
   const contact = values.primaryContact;
   return {
     externalID: optional(values.externalID),
+    riskLevel: (values.riskLevel ?? DEFAULT_RISK_LEVEL) as LegalEntityCreateInput['riskLevel'],
     corporateInformation: {
       companyName: info.companyName,
       registrationNumber: info.registrationNumber,
@@ -180,6 +190,7 @@ const VERIFICATION_FIELDS = new Set(Object.keys(newVerificationValues('')));
 
 type OnboardingFieldPath =
   | 'externalID'
+  | 'riskLevel'
   | `corporateInformation.${keyof OnboardingFormValues['corporateInformation']}`
   | `primaryContact.${keyof OnboardingFormValues['primaryContact']}`
   | `corporateVerifications.${number}.${keyof VerificationValues}`
@@ -195,6 +206,7 @@ export function formFieldOf(
 ): OnboardingFieldPath | null {
   const [section, second, third] = serverField.split('.');
   if (section === 'externalID' && second === undefined) return 'externalID';
+  if (section === 'riskLevel' && second === undefined) return 'riskLevel';
   if (section === 'corporateInformation' && second && CORPORATE_FIELDS.has(second))
     return serverField as OnboardingFieldPath;
   if (

@@ -1,20 +1,31 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  confirmedDecisionResponseSchema,
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
+  recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
+  riskLevelChangedResponseSchema,
+  type PersonReviewRequest,
   type RecordVerification,
+  type RiskLevelChange,
 } from '../../../contract/decisions.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
+export type EntityKind = 'legal' | 'person';
+
+const entityPathOf = (kind: EntityKind) =>
+  kind === 'legal' ? '/api/v2/entities/legal-entities' : '/api/v2/entities/natural-persons';
+
 export const decisionQueries = {
   all: () => ['decisions'] as const,
-  pending: (entityId: string) =>
+  /** The entity's held decisions of any kind (an id is one entity, so the kind is not in the key). */
+  pending: (entityId: string, entityKind: EntityKind = 'legal') =>
     queryOptions({
       queryKey: [...decisionQueries.all(), 'pending', entityId] as const,
       queryFn: ({ signal }) =>
         apiRequest(
-          `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/pending-verifications`,
+          `${entityPathOf(entityKind)}/${encodeURIComponent(entityId)}/pending-verifications`,
           { schema: pendingVerificationListResponseSchema, signal },
         ).then((envelope) => envelope.data),
     }),
@@ -46,6 +57,33 @@ export function useRecordVerification(entityId: string, onEntityChanged: () => P
   });
 }
 
+export function useRecordPersonReview(personId: string, onEntityChanged: () => Promise<unknown>) {
+  const afterDecision = useAfterDecision(personId, onEntityChanged);
+  return useMutation({
+    mutationFn: (review: PersonReviewRequest) =>
+      apiRequest(`/api/v2/entities/natural-persons/${encodeURIComponent(personId)}/reviews`, {
+        method: 'POST',
+        body: review,
+        schema: recordedPersonReviewResponseSchema,
+      }).then((envelope) => envelope.data),
+    onSuccess: afterDecision,
+  });
+}
+
+/** Legal entities and natural persons alike; a held change answers 202 with state "pending". */
+export function useChangeRiskLevel(entityId: string, onEntityChanged: () => Promise<unknown>) {
+  const afterDecision = useAfterDecision(entityId, onEntityChanged);
+  return useMutation({
+    mutationFn: (change: RiskLevelChange) =>
+      apiRequest(`/api/v2/entities/${encodeURIComponent(entityId)}/risk-level`, {
+        method: 'PUT',
+        body: change,
+        schema: riskLevelChangedResponseSchema,
+      }).then((envelope) => envelope.data),
+    onSuccess: afterDecision,
+  });
+}
+
 export function useConfirmPending(entityId: string, onEntityChanged: () => Promise<unknown>) {
   const afterDecision = useAfterDecision(entityId, onEntityChanged);
   return useMutation({
@@ -53,7 +91,7 @@ export function useConfirmPending(entityId: string, onEntityChanged: () => Promi
       apiRequest(`/api/v2/pending-verifications/${encodeURIComponent(pendingId)}/confirm`, {
         method: 'POST',
         body: {},
-        schema: recordedVerificationResponseSchema,
+        schema: confirmedDecisionResponseSchema,
       }).then((envelope) => envelope.data),
     // A 409 (someone else decided first) leaves the page stale as well.
     onSettled: afterDecision,

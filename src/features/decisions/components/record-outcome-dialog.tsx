@@ -19,7 +19,7 @@ import { z } from 'zod';
 import {
   defaultNextReviewDate,
   recordVerificationSchema,
-  REVIEW_INTERVAL_YEARS,
+  reviewIntervalText,
   type RecordVerification,
   type RecordVerificationInput,
 } from '../../../contract/decisions.ts';
@@ -154,7 +154,6 @@ function OutcomeForm({
   }
 
   const { errors } = form.formState;
-  const years = REVIEW_INTERVAL_YEARS[riskLevel ?? ''];
   return (
     <form noValidate onSubmit={(event) => void form.handleSubmit(submit)(event)}>
       <Stack gap="sm">
@@ -196,11 +195,7 @@ function OutcomeForm({
             label="Next review date"
             type="date"
             required
-            description={
-              years
-                ? `Default for ${riskLevel ?? ''} risk: ${years} year${years === 1 ? '' : 's'} from today`
-                : 'Default: 2 years from today'
-            }
+            description={reviewIntervalText(riskLevel, 'today')}
             {...form.register('nextReviewDate')}
             error={errors.nextReviewDate?.message}
           />

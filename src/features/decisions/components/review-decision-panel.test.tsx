@@ -15,9 +15,12 @@ vi.setConfig({ testTimeout: 60_000 });
 const ENTITY_ID = 'le-1';
 const today = new Date().toISOString().slice(0, 10);
 
-function pending(overrides: Partial<PendingVerification> = {}): PendingVerification {
+type HeldOutcome = Extract<PendingVerification, { kind: 'verification' }>;
+
+function pending(overrides: Partial<HeldOutcome> = {}): HeldOutcome {
   return {
     id: 'pv-1',
+    kind: 'verification',
     entityId: ENTITY_ID,
     verification: {
       legalEntityVerification: true,

@@ -1,18 +1,27 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconChecks, IconHourglass, IconX } from '@tabler/icons-react';
+import { IconAlertCircle, IconChecks, IconGauge, IconHourglass, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { PendingVerification } from '../../../contract/decisions.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { decisionQueries, useConfirmPending, useRejectPending } from '../api/decision-queries.ts';
+import {
+  decisionQueries,
+  useConfirmPending,
+  useRejectPending,
+  type EntityKind,
+} from '../api/decision-queries.ts';
+import { ChangeRiskDialog } from './change-risk-dialog.tsx';
+import { PersonReviewDialog } from './person-review-dialog.tsx';
 import { RecordOutcomeDialog } from './record-outcome-dialog.tsx';
 
 export interface ReviewDecisionPanelProps {
   entityId: string;
+  /** A legal entity records verifications; a natural person records reviews. */
+  entityKind?: EntityKind;
   riskLevel: string | null | undefined;
   /** The signed-in account: its own pending decision cannot be confirmed by it. */
   username: string;
@@ -20,13 +29,16 @@ export interface ReviewDecisionPanelProps {
   fourEyes: 'high' | 'all' | 'off';
   /** Refreshes the entity's page (status, next review, verifications) after a decision. */
   onEntityChanged: () => Promise<unknown>;
+  /** False for an account that only reads (an auditor): no Record outcome, Change risk, Confirm or Reject. */
+  canAct?: boolean;
 }
 
 /** Recording a review outcome, and a decision waiting for a second reviewer (four-eyes). */
 export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
-  const { entityId, riskLevel, fourEyes } = props;
+  const { entityId, riskLevel, fourEyes, entityKind = 'legal', canAct = true } = props;
   const [opened, dialog] = useDisclosure(false);
-  const pending = useQuery(decisionQueries.pending(entityId));
+  const [riskOpened, riskDialog] = useDisclosure(false);
+  const pending = useQuery(decisionQueries.pending(entityId, entityKind));
   const acceptNeedsSecondReviewer =
     fourEyes === 'all' || (fourEyes === 'high' && riskLevel === 'High');
 
@@ -54,9 +66,20 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
             ? ' Accepting this entity needs a second reviewer’s confirmation.'
             : ''}
         </Text>
-        <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
-          Record outcome
-        </Button>
+        {canAct && (
+          <Group gap="xs">
+            <Button
+              variant="default"
+              leftSection={<IconGauge size={16} aria-hidden />}
+              onClick={riskDialog.open}
+            >
+              Change risk
+            </Button>
+            <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
+              Record outcome
+            </Button>
+          </Group>
+        )}
       </Group>
     );
   }
@@ -69,12 +92,31 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
         </Title>
         {body}
       </Stack>
-      <RecordOutcomeDialog
-        opened={opened}
-        onClose={dialog.close}
+      {entityKind === 'legal' ? (
+        <RecordOutcomeDialog
+          opened={opened}
+          onClose={dialog.close}
+          entityId={entityId}
+          riskLevel={riskLevel}
+          acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+          onEntityChanged={props.onEntityChanged}
+        />
+      ) : (
+        <PersonReviewDialog
+          opened={opened}
+          onClose={dialog.close}
+          personId={entityId}
+          riskLevel={riskLevel}
+          acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+          onEntityChanged={props.onEntityChanged}
+        />
+      )}
+      <ChangeRiskDialog
+        opened={riskOpened}
+        onClose={riskDialog.close}
         entityId={entityId}
         riskLevel={riskLevel}
-        acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+        fourEyes={fourEyes}
         onEntityChanged={props.onEntityChanged}
       />
     </Paper>
@@ -86,6 +128,7 @@ function PendingDecision({
   entityId,
   username,
   onEntityChanged,
+  canAct = true,
 }: ReviewDecisionPanelProps & { pending: PendingVerification }) {
   const confirm = useConfirmPending(entityId, onEntityChanged);
   const reject = useRejectPending(entityId, onEntityChanged);
@@ -94,7 +137,6 @@ function PendingDecision({
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const isAuthor = pending.requestedBy === username;
-  const { verification } = pending;
 
   async function onConfirm() {
     setFailure(null);
@@ -104,7 +146,7 @@ function PendingDecision({
         closeButtonProps: { 'aria-label': 'Dismiss notification' },
         color: 'green',
         title: 'Decision confirmed',
-        message: `Status ${verification.verificationStatus}; next review ${verification.nextReviewDate}.`,
+        message: confirmedMessageOf(pending),
       });
     } catch (error) {
       setFailure(error instanceof Error ? error.message : 'Something went wrong. Try again.');
@@ -138,20 +180,8 @@ function PendingDecision({
           {isAuthor ? 'Waiting for a second reviewer' : 'A decision needs your confirmation'}
         </Text>
       </Group>
-      <Text size="sm" component="div">
-        <StatusBadge status={verification.verificationStatus} /> recorded by{' '}
-        <Text span fw={600}>
-          {pending.requestedBy}
-        </Text>{' '}
-        on {formatDate(pending.requestedAt)}; next review {formatDate(verification.nextReviewDate)},
-        source {verification.verificationSource}.
-      </Text>
-      {verification.businessStatement !== '' && (
-        <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {verification.businessStatement}
-        </Text>
-      )}
-      {isAuthor ? (
+      <HeldDecisionSummary pending={pending} />
+      {!canAct ? null : isAuthor ? (
         <Text size="sm" c="dimmed">
           Another reviewer must confirm or reject it before it applies (four-eyes rule).
         </Text>
@@ -203,5 +233,67 @@ function PendingDecision({
         </Alert>
       )}
     </Stack>
+  );
+}
+
+function confirmedMessageOf(pending: PendingVerification): string {
+  switch (pending.kind) {
+    case 'verification':
+      return `Status ${pending.verification.verificationStatus}; next review ${pending.verification.nextReviewDate}.`;
+    case 'person-review':
+      return `Status ${pending.review.kycStatus}; next review ${pending.review.nextKYCReview}.`;
+    case 'risk-level':
+      return `Risk ${pending.riskChange.to}.`;
+  }
+}
+
+/** What is held, by kind: an outcome, a person's review, or a risk change. */
+function HeldDecisionSummary({ pending }: { pending: PendingVerification }) {
+  const by = (
+    <>
+      recorded by{' '}
+      <Text span fw={600}>
+        {pending.requestedBy}
+      </Text>{' '}
+      on {formatDate(pending.requestedAt)}
+    </>
+  );
+  const note = (text: string) =>
+    text !== '' && (
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {text}
+      </Text>
+    );
+  if (pending.kind === 'risk-level') {
+    const { from, to, reason } = pending.riskChange;
+    return (
+      <>
+        <Text size="sm" component="div">
+          Risk {from} → {to} {by}.
+        </Text>
+        {note(reason)}
+      </>
+    );
+  }
+  if (pending.kind === 'person-review') {
+    const { kycStatus, nextKYCReview, reason } = pending.review;
+    return (
+      <>
+        <Text size="sm" component="div">
+          <StatusBadge status={kycStatus} /> {by}; next review {formatDate(nextKYCReview)}.
+        </Text>
+        {note(reason)}
+      </>
+    );
+  }
+  const { verification } = pending;
+  return (
+    <>
+      <Text size="sm" component="div">
+        <StatusBadge status={verification.verificationStatus} /> {by}; next review{' '}
+        {formatDate(verification.nextReviewDate)}, source {verification.verificationSource}.
+      </Text>
+      {note(verification.businessStatement)}
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { type ReactNode, useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { LegalEntity } from '../../../contract/entities.ts';
+import type { LegalEntity, NaturalPerson } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { entityQueries } from '../api/entity-queries.ts';
 import { LegalEntityDetail } from './legal-entity-detail.tsx';
@@ -27,7 +27,7 @@ export interface EntityDetailPageProps {
   renderDocuments: (entityId: string) => ReactNode;
   renderClientUpdates: (entity: LegalEntity) => ReactNode;
   /** Recording review outcomes, where the server offers it. */
-  renderReview?: (entity: LegalEntity) => ReactNode;
+  renderReview?: (entity: LegalEntity | NaturalPerson) => ReactNode;
   /** The notes thread, where the server offers notes. */
   renderNotes?: (entityId: string) => ReactNode;
   /** What decides the slots is still loading: keep the skeleton so no section jumps in later. */
@@ -77,6 +77,7 @@ export function EntityDetailPage({
       <NaturalPersonDetail
         person={naturalPersonData}
         documents={renderDocuments(naturalPersonData.id)}
+        review={renderReview?.(naturalPersonData)}
         notes={renderNotes?.(naturalPersonData.id)}
       />
     );

@@ -16,11 +16,14 @@ export function fullName(person: NaturalPerson): string {
 export function NaturalPersonDetail({
   person,
   documents,
+  review,
   notes,
 }: {
   person: NaturalPerson;
   /** Filled by the app from the documents feature. */
   documents: ReactNode;
+  /** Recording review outcomes and risk changes, where the server offers it. */
+  review?: ReactNode;
   /** The notes thread, where the server offers notes. */
   notes?: ReactNode;
 }) {
@@ -32,6 +35,7 @@ export function NaturalPersonDetail({
         typeLabel="Natural person"
         kyc={person.kycMetaData}
       />
+      {review}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="lg">

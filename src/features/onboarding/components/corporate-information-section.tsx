@@ -1,6 +1,7 @@
 import { Select, SimpleGrid } from '@mantine/core';
 import { Controller, useFormContext } from 'react-hook-form';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
+import { RISK_LEVELS } from '../../../contract/entities.ts';
 import { countryName } from '../../../lib/format.ts';
 import { firstErrorMessage, type OnboardingFormValues } from '../onboarding-form.ts';
 import { FormTextInput } from './form-fields.tsx';
@@ -72,6 +73,24 @@ export function CorporateInformationSection() {
         autoComplete="off"
       />
       <FormTextInput name="externalID" label="External ID" description="Your own reference" />
+      <Controller
+        control={control}
+        name="riskLevel"
+        render={({ field, fieldState }) => (
+          <Select
+            label="Risk level"
+            description="Sets the review cycle (High 1 year, Medium 2, Low 3) and the four-eyes rule"
+            required
+            data={[...RISK_LEVELS]}
+            allowDeselect={false}
+            value={field.value ?? 'Medium'}
+            onChange={(value) => field.onChange(value ?? 'Medium')}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            error={firstErrorMessage(fieldState.error)}
+          />
+        )}
+      />
       <FormTextInput name="corporateInformation.primaryAddress" label="Address" />
       <FormTextInput name="corporateInformation.city" label="City" />
       <FormTextInput name="corporateInformation.stateProvince" label="State/province" />

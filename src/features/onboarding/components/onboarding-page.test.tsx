@@ -235,6 +235,7 @@ test('sends the draft’s Idempotency-Key once for a double click, then opens th
   expect(requests[0]?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   expect(requests[0]?.idempotencyKey).toBe(draftKey);
   expect(legalEntityCreateSchema.parse(requests[0]?.body)).toEqual({
+    riskLevel: 'Medium',
     corporateInformation: {
       companyName: 'Harbour Logistics Ltd',
       registrationNumber: 'HL-2211',

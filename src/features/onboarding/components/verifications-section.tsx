@@ -18,7 +18,7 @@ function today(): string {
 }
 
 export function VerificationsSection() {
-  const { control, register } = useFormContext<OnboardingFormValues>();
+  const { control, register, getValues } = useFormContext<OnboardingFormValues>();
   const { fields, append, remove } = useFieldArray({
     control,
     name: 'corporateVerifications',
@@ -105,7 +105,7 @@ export function VerificationsSection() {
         <Button
           variant="light"
           leftSection={<IconPlus size={16} aria-hidden />}
-          onClick={() => append(newVerificationValues(today()))}
+          onClick={() => append(newVerificationValues(today(), getValues('riskLevel')))}
           disabled={fields.length >= MAX_VERIFICATIONS}
         >
           Add verification
