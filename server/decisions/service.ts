@@ -246,7 +246,12 @@ export async function rejectPending(
     if (!closed) throw new ApiError(409, 'This decision was already closed by another reviewer.');
     await context.audit(transaction, {
       entityId: pending.legal_entity_id,
-      detail: { pendingId: id, reason, recordedBy: pending.requested_by },
+      detail: {
+        pendingId: id,
+        status: (JSON.parse(pending.verification) as RecordVerification).verificationStatus,
+        reason,
+        recordedBy: pending.requested_by,
+      },
     });
     return pendingOf({
       ...pending,
@@ -279,7 +284,11 @@ export async function decideDocument(
     await context.audit(transaction, {
       entityId: document.entity_id,
       documentId,
-      detail: { approved: decision.documentApproved, reason: decision.reason ?? null },
+      detail: {
+        approved: decision.documentApproved,
+        reason: decision.reason ?? null,
+        fileName: document.file_name,
+      },
     });
     const row = await documentsRepository(transaction).findStored(documentId);
     if (!row) throw new Error(`Document ${documentId} vanished inside its own transaction.`);
