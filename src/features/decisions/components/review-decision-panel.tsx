@@ -20,17 +20,21 @@ export interface ReviewDecisionPanelProps {
   fourEyes: 'high' | 'all' | 'off';
   /** Refreshes the entity's page (status, next review, verifications) after a decision. */
   onEntityChanged: () => Promise<unknown>;
+  /** An account that may not decide (an auditor): a held decision is shown, nothing offered. */
+  readOnly?: boolean;
 }
 
 /** Recording a review outcome, and a decision waiting for a second reviewer (four-eyes). */
 export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
-  const { entityId, riskLevel, fourEyes } = props;
+  const { entityId, riskLevel, fourEyes, readOnly = false } = props;
   const [opened, dialog] = useDisclosure(false);
   const pending = useQuery(decisionQueries.pending(entityId));
   const acceptNeedsSecondReviewer =
     fourEyes === 'all' || (fourEyes === 'high' && riskLevel === 'High');
 
   let body;
+  // An auditor sees the panel only for a held decision; while that loads, nothing.
+  if (readOnly && pending.isPending) return null;
   if (pending.isPending) {
     // As tall as the row that usually replaces it (a button's height), so nothing below moves.
     body = <Skeleton h={36} role="status" aria-label="Loading decisions" />;
@@ -45,6 +49,8 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
     );
   } else if (pending.data[0]) {
     body = <PendingDecision pending={pending.data[0]} {...props} />;
+  } else if (readOnly) {
+    return null;
   } else {
     body = (
       <Group justify="space-between" align="center" wrap="wrap" gap="sm">
@@ -69,14 +75,16 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
         </Title>
         {body}
       </Stack>
-      <RecordOutcomeDialog
-        opened={opened}
-        onClose={dialog.close}
-        entityId={entityId}
-        riskLevel={riskLevel}
-        acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
-        onEntityChanged={props.onEntityChanged}
-      />
+      {!readOnly && (
+        <RecordOutcomeDialog
+          opened={opened}
+          onClose={dialog.close}
+          entityId={entityId}
+          riskLevel={riskLevel}
+          acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+          onEntityChanged={props.onEntityChanged}
+        />
+      )}
     </Paper>
   );
 }
@@ -86,6 +94,7 @@ function PendingDecision({
   entityId,
   username,
   onEntityChanged,
+  readOnly = false,
 }: ReviewDecisionPanelProps & { pending: PendingVerification }) {
   const confirm = useConfirmPending(entityId, onEntityChanged);
   const reject = useRejectPending(entityId, onEntityChanged);
@@ -135,7 +144,9 @@ function PendingDecision({
       <Group gap="xs">
         <IconHourglass size={18} aria-hidden />
         <Text fw={600}>
-          {isAuthor ? 'Waiting for a second reviewer' : 'A decision needs your confirmation'}
+          {isAuthor || readOnly
+            ? 'Waiting for a second reviewer'
+            : 'A decision needs your confirmation'}
         </Text>
       </Group>
       <Text size="sm" component="div">
@@ -151,7 +162,7 @@ function PendingDecision({
           {verification.businessStatement}
         </Text>
       )}
-      {isAuthor ? (
+      {isAuthor || readOnly ? (
         <Text size="sm" c="dimmed">
           Another reviewer must confirm or reject it before it applies (four-eyes rule).
         </Text>
