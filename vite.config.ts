@@ -84,6 +84,7 @@ export default defineConfig({
             'server/documents/*.test.ts',
             'server/client-updates/*.test.ts',
             'server/notes/*.test.ts',
+            'server/audit/entity-activity.test.ts',
             'server/http/openapi.test.ts',
             'server/auth/routes.test.ts',
             'server/auth/role-matrix.test.ts',

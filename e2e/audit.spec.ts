@@ -31,12 +31,15 @@ test('a reviewer sees who worked on an entity; an auditor filters the whole log 
   );
   if (!entity) throw new Error('the demo data has no legal entity');
 
-  // The reviewer opens the entity: the Activity section names them.
+  // The reviewer opens the entity: its views are folded, and "Show views" names them.
   await signIn(page, kyc, `/entities/${entity.id}`);
   const activity = page.getByRole('region', { name: 'Activity' });
-  await expect(activity.getByRole('list', { name: 'Events' })).toBeVisible();
-  await expect(activity.getByText('Viewed').first()).toBeVisible();
-  await expect(activity.getByText(`by ${kyc.demo.username}`).first()).toBeVisible();
+  const showViews = activity.getByRole('button', { name: /^Show views \(\d+\+?\)$/ });
+  await expect(showViews).toHaveAttribute('aria-expanded', 'false');
+  await showViews.click();
+  const views = activity.getByRole('list', { name: 'Views and listings' });
+  await expect(views.getByText('Viewed').first()).toBeVisible();
+  await expect(views.getByText(`by ${kyc.demo.username}`).first()).toBeVisible();
   await axe();
 
   // Reviewers have no link to the global log, and the page says why.

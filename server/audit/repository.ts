@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AuditFilter } from '../../src/contract/audit.ts';
+import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../src/contract/audit.ts';
 import type { AuditEventTable, Database } from '../db/schema.ts';
 import { GENESIS_HASH } from './chain.ts';
 
@@ -14,6 +14,8 @@ export interface ChainHead {
 /** Filters of a page; `beforeSeq` is the keyset cursor (newest first). */
 export interface AuditPageQuery extends AuditFilter {
   entityIdExact?: string;
+  /** `views`: only reads (`*.view`, `*.list` …, see READ_VERBS); `changes`: everything else. */
+  kind?: EntityAuditKind;
   beforeSeq?: number;
   limit: number;
 }
@@ -55,6 +57,13 @@ export function auditRepository(db: Kysely<Database>) {
       if (query.from !== undefined) select = select.where('at', '>=', query.from);
       // `to` is a whole day: everything before the next day's first instant.
       if (query.to !== undefined) select = select.where('at', '<', `${query.to}T24`);
+      if (query.kind === 'views' || query.kind === 'changes') {
+        const kind = query.kind;
+        select = select.where((eb) => {
+          const isRead = eb.or(READ_VERBS.map((verb) => eb('action', 'like', `%.${verb}`)));
+          return kind === 'views' ? isRead : eb.not(isRead);
+        });
+      }
       if (query.beforeSeq !== undefined) select = select.where('seq', '<', query.beforeSeq);
       return select.orderBy('seq', 'desc').limit(query.limit).execute();
     },

@@ -157,7 +157,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
       url: '/entities/:id/audit-events',
       summary: "An entity's activity: its audit events (any account)",
       description:
-        'The events about this entity or its documents, newest first, paged with `limit` (1–500, default 50) and `cursor`.',
+        'The events about this entity or its documents, newest first, paged with `limit` (1–500, default 50) and `cursor`. `kind=views` keeps only reads (actions ending in `.view`, `.list`, `.search`, `.read` or `.export`), `kind=changes` everything else (decisions, changes, requests); `all` (the default) both.',
       tag: TAG,
       auth: 'caller',
       roles: READERS,
@@ -172,9 +172,14 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
     },
     async ({ params, query, reply }) => {
       const beforeSeq = seqOfCursor(query.cursor);
-      await reply
-        .code(200)
-        .send(await pageOf(db, { entityIdExact: params.id, beforeSeq, limit: query.limit }));
+      await reply.code(200).send(
+        await pageOf(db, {
+          entityIdExact: params.id,
+          kind: query.kind,
+          beforeSeq,
+          limit: query.limit,
+        }),
+      );
       return undefined;
     },
   );

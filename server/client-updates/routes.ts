@@ -107,10 +107,11 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      ({ params, body, request }) =>
+      ({ params, body, request, audit }) =>
         service.requestUpdate(params.id, body, {
           requestedBy: callerOf(request).username,
           log: request.log,
+          describe: (detail) => audit.describe(detail),
         }),
     );
     done();

@@ -78,7 +78,12 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     async requestUpdate(
       entityId: string,
       body: ClientUpdateRequest,
-      context: { requestedBy: string; log: FastifyBaseLogger },
+      context: {
+        requestedBy: string;
+        log: FastifyBaseLogger;
+        /** Names the recipient in the call's audit event, sent or not. */
+        describe?: (detail: Record<string, unknown>) => void;
+      },
     ): Promise<ClientUpdateAccepted> {
       if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
 
@@ -116,6 +121,11 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         );
       }
 
+      context.describe?.({
+        recipientId: recipient.id,
+        recipientName: fullName(recipient),
+        configId: config.config_id,
+      });
       const requestId = randomUUID();
       const createdAt = services.now().toISOString();
       const email = renderClientUpdateEmail({

@@ -143,10 +143,12 @@ export function decisionsRepository(db: Db) {
       return result.numUpdatedRows > 0n;
     },
 
-    findDocumentOwner(id: string): Promise<{ id: string; entity_id: string } | undefined> {
+    findDocumentOwner(
+      id: string,
+    ): Promise<{ id: string; entity_id: string; file_name: string } | undefined> {
       return db
         .selectFrom('documents')
-        .select(['id', 'entity_id'])
+        .select(['id', 'entity_id', 'file_name'])
         .where('id', '=', id)
         .executeTakeFirst();
     },

@@ -73,6 +73,15 @@ interface HeldPersonReview {
   reason: string;
 }
 
+/** What a held decision would have set: an outcome's status, or a risk change's new level. */
+function heldStatusOf(row: PendingVerificationRow): string {
+  const held = JSON.parse(row.verification) as
+    RecordVerification | HeldPersonReview | HeldRiskChange;
+  if ('verificationStatus' in held) return held.verificationStatus;
+  if ('kycStatus' in held) return held.kycStatus;
+  return held.to;
+}
+
 export function pendingOf(row: PendingVerificationRow): PendingVerification {
   const common = {
     id: row.id,
@@ -399,7 +408,13 @@ export async function rejectPending(
     }
     await context.audit(transaction, {
       entityId: pending.legal_entity_id,
-      detail: { pendingId: id, kind: pending.kind, reason, recordedBy: pending.requested_by },
+      detail: {
+        pendingId: id,
+        kind: pending.kind,
+        status: heldStatusOf(pending),
+        reason,
+        recordedBy: pending.requested_by,
+      },
     });
     return pendingOf({
       ...pending,
@@ -432,7 +447,11 @@ export async function decideDocument(
     await context.audit(transaction, {
       entityId: document.entity_id,
       documentId,
-      detail: { approved: decision.documentApproved, reason: decision.reason ?? null },
+      detail: {
+        approved: decision.documentApproved,
+        reason: decision.reason ?? null,
+        fileName: document.file_name,
+      },
     });
     const row = await documentsRepository(transaction).findStored(documentId);
     if (!row) throw new Error(`Document ${documentId} vanished inside its own transaction.`);

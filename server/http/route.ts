@@ -62,6 +62,8 @@ export interface RouteAudit {
     extra?: Partial<Pick<AuditEventInput, 'action' | 'entityId' | 'documentId' | 'detail'>>,
     transaction?: Db,
   ): Promise<void>;
+  /** Adds to the detail of the event written later, success or refusal (what the handler found). */
+  describe(detail: Record<string, unknown>): void;
 }
 
 export interface RouteContext<Q, P, B> {
@@ -119,7 +121,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     // Before the answer's first byte: a call whose event cannot be written fails with a 500.
     ...(spec.audit ? { onSend: recordUnrecordedEvent } : {}),
     handler: async (request, reply) => {
-      const pending = spec.audit
+      const pending: PendingEvent | undefined = spec.audit
         ? { event: { ...requestPartOf(request), action: spec.audit.action }, recorded: false }
         : undefined;
       if (pending) pendingEvents.set(request, pending);
@@ -132,6 +134,10 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
           if (transaction) await trail.recordIn(transaction, event);
           else await trail.record(event);
           pending.recorded = true;
+        },
+        describe(detail) {
+          if (!pending) throw new Error(`${path} declares no audit event`);
+          pending.event.detail = { ...pending.event.detail, ...detail };
         },
       };
       // Checked before the schema (which would say 400): an ID that long can name nothing.
@@ -166,7 +172,11 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
 }
 
 /** The event each audited call will write, until it is written. */
-const pendingEvents = new WeakMap<FastifyRequest, { event: AuditEventInput; recorded: boolean }>();
+interface PendingEvent {
+  event: AuditEventInput;
+  recorded: boolean;
+}
+const pendingEvents = new WeakMap<FastifyRequest, PendingEvent>();
 
 /**
  * onSend of audited routes: writes the event the handler did not write itself. A success whose

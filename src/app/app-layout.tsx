@@ -35,6 +35,7 @@ import classes from './app-layout.module.css';
 import { AppCommandPalette } from './command-palette.tsx';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
+import { useCanAct } from './use-can-act.ts';
 
 // Before any page under the shell renders and asks for data.
 connectSessionToApiClient();
@@ -50,12 +51,14 @@ interface NavItem {
 const navItems: NavItem[] = [
   { label: 'Entities', to: paths.entities, icon: <IconListDetails size={18} aria-hidden /> },
   { label: 'Search', to: paths.search, icon: <IconSearch size={18} aria-hidden /> },
-  {
-    label: 'Onboard legal entity',
-    to: paths.onboard,
-    icon: <IconBuildingPlus size={18} aria-hidden />,
-  },
 ];
+
+/** Only for accounts that may act: an auditor creates nothing. */
+const onboardItem: NavItem = {
+  label: 'Onboard legal entity',
+  to: paths.onboard,
+  icon: <IconBuildingPlus size={18} aria-hidden />,
+};
 
 /** First when the running mode offers the review queue. */
 const reviewsItem: NavItem = {
@@ -95,8 +98,13 @@ function SignedInShell() {
   const { pathname } = useLocation();
   const [navOpened, nav] = useDisclosure(false);
   const capabilities = useCapabilities();
-  const withQueue = capabilities?.features.reviewQueue ? [reviewsItem, ...navItems] : navItems;
-  const items = capabilities?.account.role === 'auditor' ? [...withQueue, auditNavItem] : withQueue;
+  const canAct = useCanAct();
+  const items = [
+    ...(capabilities?.features.reviewQueue ? [reviewsItem] : []),
+    ...navItems,
+    ...(canAct ? [onboardItem] : []),
+    ...(capabilities?.account.role === 'auditor' ? [auditNavItem] : []),
+  ];
 
   return (
     <>

@@ -34,6 +34,7 @@ function renderShellAs(role: 'reviewer' | 'auditor') {
         children: [
           { path: 'entities', element: <h1>Entities</h1> },
           { path: 'audit', element: <h1>Audit log page</h1> },
+          { path: 'legal-entities/new', element: <h1>Onboarding page</h1> },
         ],
       },
     ],
@@ -62,4 +63,29 @@ test('a reviewer has no Audit log link', async () => {
   await vi.waitFor(() => expect(queryClient.getQueryData(['capabilities'])).toBeDefined());
   expect(within(nav).getByRole('link', { name: 'Entities' })).toBeInTheDocument();
   expect(within(nav).queryByRole('link', { name: 'Audit log' })).not.toBeInTheDocument();
+});
+
+test('an auditor is offered no way to onboard: not in the navigation, not in the palette', async () => {
+  const { user } = renderShellAs('auditor');
+  const nav = screen.getByRole('navigation', { name: 'Main' });
+  expect(await within(nav).findByRole('link', { name: 'Audit log' })).toBeInTheDocument();
+  expect(within(nav).queryByRole('link', { name: 'Onboard legal entity' })).not.toBeInTheDocument();
+
+  await user.keyboard('{Control>}k{/Control}');
+  const palette = await screen.findByRole('dialog', { name: 'Command palette' });
+  expect(within(palette).getByRole('option', { name: /Entities/ })).toBeInTheDocument();
+  expect(within(palette).queryByRole('option', { name: /Onboard/ })).not.toBeInTheDocument();
+});
+
+test('a reviewer finds Onboard legal entity in the navigation and in the palette', async () => {
+  const { user } = renderShellAs('reviewer');
+  const nav = screen.getByRole('navigation', { name: 'Main' });
+  expect(await within(nav).findByRole('link', { name: 'Onboard legal entity' })).toHaveAttribute(
+    'href',
+    '/legal-entities/new',
+  );
+
+  await user.keyboard('{Control>}k{/Control}');
+  const palette = await screen.findByRole('dialog', { name: 'Command palette' });
+  expect(within(palette).getByRole('option', { name: /Onboard legal entity/ })).toBeInTheDocument();
 });

@@ -14,6 +14,7 @@ import { CommandPaletteProvider } from '../features/command-palette/components/c
 import type { PaletteSection } from '../features/command-palette/palette-items.ts';
 import { useEntityPaletteSearch } from './command-palette-search.tsx';
 import { paths } from './paths.ts';
+import { useCanAct } from './use-can-act.ts';
 
 const icon = (Icon: typeof IconSearch) => <Icon size={20} stroke={1.5} aria-hidden />;
 
@@ -36,6 +37,7 @@ export function AppCommandPalette({ children }: { children: ReactNode }) {
 
 function useCommands(go: (to: string) => void): PaletteSection[] {
   const capabilities = useCapabilities();
+  const canAct = useCanAct();
   const signOut = useSignOut();
   const signOutEverywhere = useSignOut({ everywhere: true });
   const pages: PaletteSection = {
@@ -70,14 +72,18 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
         keywords: ['find'],
         onSelect: () => go(paths.search),
       },
-      {
-        id: 'onboard',
-        label: 'Onboard legal entity',
-        description: 'Create a new legal entity',
-        icon: icon(IconBuildingPlus),
-        keywords: ['new', 'create', 'add', 'onboarding'],
-        onSelect: () => go(paths.onboard),
-      },
+      ...(canAct
+        ? [
+            {
+              id: 'onboard',
+              label: 'Onboard legal entity',
+              description: 'Create a new legal entity',
+              icon: icon(IconBuildingPlus),
+              keywords: ['new', 'create', 'add', 'onboarding'],
+              onSelect: () => go(paths.onboard),
+            },
+          ]
+        : []),
       ...(capabilities?.account.role === 'auditor'
         ? [
             {

@@ -45,8 +45,7 @@ export const routes: RouteObject[] = [
       {
         path: paths.onboard,
         lazy: async () => ({
-          Component: (await import('../features/onboarding/components/onboarding-page.tsx'))
-            .OnboardingPage,
+          Component: (await import('./routes/onboarding-route.tsx')).OnboardingRoute,
         }),
       },
       {

@@ -63,7 +63,23 @@ export const auditLogQuerySchema = z.strictObject({
   format: z.enum(['json', 'csv']).default('json'),
 });
 
-export const entityAuditQuerySchema = z.strictObject(pageQuerySchema(50, 500));
+/** Verbs of actions that only look (a page view, a listing, a download): everything else changes or asks. */
+export const READ_VERBS = ['view', 'list', 'search', 'read', 'export'] as const;
+
+/** `entity.view`, `document.list` … are reads; `document.decide`, `note.add` … are not. */
+export function isReadAction(action: string): boolean {
+  const verb = action.slice(action.lastIndexOf('.') + 1);
+  return (READ_VERBS as readonly string[]).includes(verb);
+}
+
+/** An entity's Activity asks for its changes and its views apart, so views never bury a decision. */
+export const ENTITY_AUDIT_KINDS = ['all', 'changes', 'views'] as const;
+export type EntityAuditKind = (typeof ENTITY_AUDIT_KINDS)[number];
+
+export const entityAuditQuerySchema = z.strictObject({
+  ...pageQuerySchema(50, 500),
+  kind: z.enum(ENTITY_AUDIT_KINDS).default('all'),
+});
 
 export const ROLES = ['reviewer', 'auditor'] as const;
 export const roleSchema = z.enum(ROLES);

@@ -25,10 +25,19 @@ function serveEntity() {
       envelope([]),
     ),
     apiHandler('GET /api/v2/client-update-configs', () => envelope([])),
-    apiHandler('GET /api/v2/entities/:id/audit-events', ({ params }) =>
-      auditPage([
-        buildAuditEvent({ action: 'entity.view', actor: 'dana', entityId: String(params.id) }),
-      ]),
+    apiHandler('GET /api/v2/entities/:id/audit-events', ({ params, request }) =>
+      new URL(request.url).searchParams.get('kind') === 'views'
+        ? auditPage([
+            buildAuditEvent({ action: 'entity.view', actor: 'lee', entityId: String(params.id) }),
+          ])
+        : auditPage([
+            buildAuditEvent({
+              action: 'note.add',
+              actor: 'dana',
+              entityId: String(params.id),
+              detail: { length: 4 },
+            }),
+          ]),
     ),
   );
 }
@@ -44,9 +53,13 @@ test('the entity page shows its Activity when the server records an audit trail'
   serveEntity();
   renderEntity(company.id);
 
-  const activity = await screen.findByRole('region', { name: 'Activity' });
-  expect(await within(activity).findByText('Viewed')).toBeInTheDocument();
+  // The page renders in a deferred transition, slow on a busy CI machine.
+  const activity = await screen.findByRole('region', { name: 'Activity' }, { timeout: 10_000 });
+  expect(await within(activity).findByText('Added a note')).toBeInTheDocument();
   expect(within(activity).getByText('by dana')).toBeInTheDocument();
+  expect(
+    await within(activity).findByRole('button', { name: 'Show views (1)' }),
+  ).toBeInTheDocument();
 });
 
 test('no Activity where the server offers no audit trail, nor under "Entity not found"', async () => {
@@ -62,7 +75,11 @@ test('no Activity where the server offers no audit trail, nor under "Entity not 
   );
   const { unmount } = renderEntity(company.id);
   expect(
-    await screen.findByRole('heading', { level: 1, name: 'Northwind Trading Ltd' }),
+    await screen.findByRole(
+      'heading',
+      { level: 1, name: 'Northwind Trading Ltd' },
+      { timeout: 10_000 },
+    ),
   ).toBeInTheDocument();
   expect(screen.queryByRole('region', { name: 'Activity' })).not.toBeInTheDocument();
   unmount();
@@ -70,6 +87,8 @@ test('no Activity where the server offers no audit trail, nor under "Entity not 
   server.resetHandlers();
   serveEntity();
   renderEntity('00000000-0000-4000-8000-0000000000ff');
-  expect(await screen.findByRole('heading', { name: 'Entity not found' })).toBeInTheDocument();
+  expect(
+    await screen.findByRole('heading', { name: 'Entity not found' }, { timeout: 10_000 }),
+  ).toBeInTheDocument();
   expect(screen.queryByRole('region', { name: 'Activity' })).not.toBeInTheDocument();
 });

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
+import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
@@ -14,10 +15,12 @@ import {
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
+import { useCanAct } from '../use-can-act.ts';
 
 /**
  * /entities/:id: the entity page with the documents, client-update, decision and notes features
- * plugged in; the optional ones only where the server's capabilities offer them.
+ * plugged in; the optional ones only where the server's capabilities offer them, and their
+ * actions only for an account that may act (an auditor reads them).
  */
 export function EntityDetailRoute() {
   const { id = '' } = useParams();
@@ -25,11 +28,14 @@ export function EntityDetailRoute() {
   const capabilitiesQuery = useQuery(capabilityQueries.current());
   const capabilities = capabilitiesQuery.data;
   const features = capabilities?.features;
-  // A decision changes the entity and where it stands in the review queue.
+  const canAct = useCanAct();
+  const refreshActivity = () => queryClient.invalidateQueries({ queryKey: auditQueries.all() });
+  // A decision changes the entity, where it stands in the review queue, and its Activity.
   const refreshEntity = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: entityQueries.all() }),
       queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
+      refreshActivity(),
     ]);
   const { legalEntity, naturalPerson } = useEntityLookup(id);
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
@@ -44,10 +50,10 @@ export function EntityDetailRoute() {
         <DocumentsSection
           listQuery={entityQueries.documents(entityId)}
           documentQuery={entityQueries.document}
-          onDecided={features?.documentDecisions ? refreshEntity : undefined}
+          onDecided={features?.documentDecisions && canAct ? refreshEntity : undefined}
         />
       )}
-      renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} />}
+      renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} readOnly={!canAct} />}
       renderReview={(entity) =>
         capabilities && features?.recordVerification ? (
           <ReviewDecisionPanel
@@ -57,10 +63,15 @@ export function EntityDetailRoute() {
             username={capabilities.account.username}
             fourEyes={capabilities.fourEyes}
             onEntityChanged={refreshEntity}
+            readOnly={!canAct}
           />
         ) : null
       }
-      renderNotes={(entityId) => (features?.notes ? <NotesThread entityId={entityId} /> : null)}
+      renderNotes={(entityId) =>
+        features?.notes ? (
+          <NotesThread entityId={entityId} readOnly={!canAct} onAdded={refreshActivity} />
+        ) : null
+      }
     />
   );
   return (

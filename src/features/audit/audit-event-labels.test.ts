@@ -1,5 +1,11 @@
+import type { AuditEvent } from '../../contract/audit.ts';
 import { actionLabel, describeEvent, outcomeLook } from './audit-event-labels.ts';
 import { buildAuditEvent } from './testing/audit-fixtures.ts';
+
+const DOCUMENT_ID = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+const sentence = (action: string, detail: AuditEvent['detail'] = {}) =>
+  describeEvent(buildAuditEvent({ action, documentId: DOCUMENT_ID, detail }));
 
 test('actions read as words, unknown ones as they are', () => {
   expect(actionLabel('entity.view')).toBe('Viewed');
@@ -7,25 +13,94 @@ test('actions read as words, unknown ones as they are', () => {
   expect(actionLabel('account.rename')).toBe('account.rename');
 });
 
-test('a document event names the document by file name, else by ID', () => {
-  expect(
-    describeEvent(
-      buildAuditEvent({ action: 'document.view', documentId: 'd1', detail: { fileName: 'a.pdf' } }),
-    ),
-  ).toBe('Downloaded document a.pdf');
-  expect(describeEvent(buildAuditEvent({ action: 'document.view', documentId: 'd1' }))).toBe(
-    'Downloaded document d1',
+test('a document event names the document by file name, never by its ID', () => {
+  expect(sentence('document.view', { fileName: 'a.pdf' })).toBe('Downloaded document a.pdf');
+  expect(sentence('document.view')).toBe('Downloaded a document');
+  expect(sentence('document.decide', { approved: false, reason: 'scan unreadable' })).toBe(
+    'Rejected a document: scan unreadable',
   );
   expect(
-    describeEvent(
-      buildAuditEvent({
-        action: 'document.decide',
-        documentId: 'd1',
-        detail: { documentApproved: false },
-      }),
-    ),
-  ).toBe('Rejected document d1');
-  expect(describeEvent(buildAuditEvent({ action: 'document.list' }))).toBe('Listed documents');
+    sentence('document.decide', {
+      approved: false,
+      reason: 'scan unreadable',
+      fileName: 'passport.pdf',
+    }),
+  ).toBe('Rejected document passport.pdf: scan unreadable');
+  expect(sentence('document.decide', { approved: true, reason: null, fileName: 'deed.pdf' })).toBe(
+    'Approved document deed.pdf',
+  );
+  expect(sentence('document.list')).toBe('Listed documents');
+});
+
+test('review decisions read as what they were', () => {
+  expect(
+    sentence('verification.record', {
+      verificationId: DOCUMENT_ID,
+      status: 'Accepted',
+      nextReviewDate: '2026-12-05',
+      held: false,
+    }),
+  ).toBe('Recorded outcome Accepted, next review 5 Dec 2026');
+  expect(
+    sentence('verification.record', {
+      pendingId: DOCUMENT_ID,
+      status: 'Accepted',
+      nextReviewDate: '2026-12-05',
+      held: true,
+      rule: 'high-risk',
+    }),
+  ).toBe('Recorded outcome Accepted, next review 5 Dec 2026, waiting for a second reviewer');
+  expect(
+    sentence('person.review', {
+      status: 'Rejected',
+      nextReviewDate: '2027-01-31',
+      reason: 'ID expired',
+    }),
+  ).toBe('Recorded outcome Rejected, next review 31 Jan 2027: ID expired');
+  expect(
+    sentence('verification.confirm', {
+      pendingId: DOCUMENT_ID,
+      status: 'Accepted',
+      recordedBy: 'alice',
+    }),
+  ).toBe('Confirmed outcome Accepted recorded by alice');
+  expect(
+    sentence('verification.reject', {
+      pendingId: DOCUMENT_ID,
+      status: 'Accepted',
+      reason: 'Ownership not evidenced.',
+      recordedBy: 'alice',
+    }),
+  ).toBe('Rejected held outcome Accepted recorded by alice: Ownership not evidenced.');
+  expect(sentence('verification.reject', { pendingId: DOCUMENT_ID, reason: 'No.' })).toBe(
+    'Rejected the held outcome: No.',
+  );
+});
+
+test('requests, notes, creation and risk changes', () => {
+  expect(sentence('client-update.request', { recipientName: 'Ada Byrne', configId: 1 })).toBe(
+    'Requested a client update from Ada Byrne',
+  );
+  expect(sentence('client-update.request', { status: 404 })).toBe('Requested a client update');
+  expect(sentence('note.add', { noteId: DOCUMENT_ID, length: 12 })).toBe('Added a note');
+  expect(sentence('entity.create', { companyName: 'Acme Ltd' })).toBe(
+    'Created legal entity Acme Ltd',
+  );
+  expect(sentence('entity.create', { companyName: 'Acme Ltd', held: true })).toBe(
+    'Created legal entity Acme Ltd, acceptance waiting for a second reviewer',
+  );
+  expect(sentence('entity.risk-level', { from: 'Medium', to: 'High', reason: 'PEP found' })).toBe(
+    'Changed risk Medium → High: PEP found',
+  );
+  expect(sentence('entity.risk-level', { from: 'High', to: 'Low', held: true, reason: 'x' })).toBe(
+    'Changed risk High → Low, waiting for a second reviewer: x',
+  );
+});
+
+test('an action this console does not know reads as its label and reason, never an ID', () => {
+  const text = sentence('entity.archive', { targetId: DOCUMENT_ID, reason: 'Dissolved' });
+  expect(text).toBe('entity.archive: Dissolved');
+  expect(text).not.toContain(DOCUMENT_ID);
 });
 
 test('only a non-success outcome gets a badge', () => {

@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../../contract/audit.ts';
+import { formatDate } from '../../lib/format.ts';
 
 /** What each action reads as to a reviewer; the target follows where the event names one. */
 const ACTION_LABELS: Record<string, string> = {
@@ -8,12 +9,15 @@ const ACTION_LABELS: Record<string, string> = {
   'entity.search': 'Searched entities',
   'entity.view': 'Viewed',
   'entity.create': 'Created',
+  'entity.risk-level': 'Changed risk level',
+  'entity.assign': 'Changed the assignee',
   'document.list': 'Listed documents',
   'document.view': 'Downloaded document',
   'client-update.request': 'Requested a client update',
   'verification.record': 'Recorded review outcome',
   'verification.confirm': 'Confirmed review outcome',
   'verification.reject': 'Rejected review outcome',
+  'person.review': 'Recorded review outcome',
   'document.decide': 'Decided on document',
   'note.add': 'Added a note',
   'audit.read': 'Read the audit log',
@@ -29,24 +33,79 @@ export function actionLabel(action: string): string {
 
 function detailText(event: AuditEvent, key: string): string | undefined {
   const value = event.detail[key];
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The action with what it acted on: "Downloaded document passport.pdf", "Approved document …". */
+/** " recorded by alice" when the event names who recorded the decision it closes. */
+function recordedBy(event: AuditEvent): string {
+  const author = detailText(event, 'recordedBy');
+  return author ? ` recorded by ${author}` : '';
+}
+
+/** ": scan unreadable" when the event carries a reason. */
+function because(event: AuditEvent): string {
+  const reason = detailText(event, 'reason');
+  return reason ? `: ${reason}` : '';
+}
+
+/** "Recorded outcome Accepted, next review 5 Dec 2026", held ones saying they wait. */
+function recordedOutcome(event: AuditEvent): string {
+  const status = detailText(event, 'status') ?? detailText(event, 'verificationStatus');
+  const nextReview = detailText(event, 'nextReviewDate') ?? detailText(event, 'nextKYCReview');
+  let sentence = status ? `Recorded outcome ${status}` : actionLabel(event.action);
+  if (nextReview) sentence += `, next review ${formatDate(nextReview)}`;
+  if (event.detail.held === true) sentence += ', waiting for a second reviewer';
+  return sentence + because(event);
+}
+
+function documentDecision(event: AuditEvent): string {
+  const approved = event.detail.approved ?? event.detail.documentApproved;
+  if (typeof approved !== 'boolean') return actionLabel(event.action);
+  const fileName = detailText(event, 'fileName');
+  const verb = approved ? 'Approved' : 'Rejected';
+  return `${verb} ${fileName ? `document ${fileName}` : 'a document'}${because(event)}`;
+}
+
+/** What each action's detail lets a sentence say; the rest fall back to the action's label. */
+const SENTENCES: Record<string, (event: AuditEvent) => string> = {
+  'verification.record': recordedOutcome,
+  'person.review': recordedOutcome,
+  'verification.confirm': (event) => {
+    const status = detailText(event, 'status');
+    return `Confirmed ${status ? `outcome ${status}` : 'the held outcome'}${recordedBy(event)}`;
+  },
+  'verification.reject': (event) => {
+    const status = detailText(event, 'status');
+    return `Rejected ${status ? `held outcome ${status}` : 'the held outcome'}${recordedBy(event)}${because(event)}`;
+  },
+  'document.decide': documentDecision,
+  'document.view': (event) => {
+    const fileName = detailText(event, 'fileName');
+    return fileName ? `Downloaded document ${fileName}` : 'Downloaded a document';
+  },
+  'client-update.request': (event) => {
+    const recipient = detailText(event, 'recipientName');
+    return recipient ? `Requested a client update from ${recipient}` : 'Requested a client update';
+  },
+  'entity.create': (event) => {
+    const name = detailText(event, 'companyName');
+    const held = event.detail.held === true ? ', acceptance waiting for a second reviewer' : '';
+    return `Created ${name ? `legal entity ${name}` : 'the entity'}${held}`;
+  },
+  'entity.risk-level': (event) => {
+    const from = detailText(event, 'from');
+    const to = detailText(event, 'to');
+    const change = from && to ? ` ${from} → ${to}` : to ? ` to ${to}` : ' level';
+    const held = event.detail.held === true ? ', waiting for a second reviewer' : '';
+    return `Changed risk${change}${held}${because(event)}`;
+  },
+};
+
+/** The action as a sentence: "Rejected document passport.pdf: scan unreadable", never an ID. */
 export function describeEvent(event: AuditEvent): string {
-  const document = detailText(event, 'fileName') ?? event.documentId;
-  if (event.action === 'document.decide' && typeof event.detail.documentApproved === 'boolean') {
-    const verb = event.detail.documentApproved ? 'Approved document' : 'Rejected document';
-    return document ? `${verb} ${document}` : verb;
-  }
-  if (event.action.startsWith('document.') && event.action !== 'document.list' && document) {
-    return `${actionLabel(event.action)} ${document}`;
-  }
-  const status = detailText(event, 'verificationStatus');
-  if (event.action === 'verification.record' && status) {
-    return `${actionLabel(event.action)}: ${status}`;
-  }
-  return actionLabel(event.action);
+  const sentence = SENTENCES[event.action];
+  if (sentence) return sentence(event);
+  return actionLabel(event.action) + because(event);
 }
 
 export interface OutcomeLook {

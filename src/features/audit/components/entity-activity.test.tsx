@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { isReadAction, type AuditEvent } from '../../../contract/audit.ts';
 import { apiError, apiHandler } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
@@ -8,66 +9,151 @@ import { EntityActivity } from './entity-activity.tsx';
 vi.setConfig({ testTimeout: 20_000 });
 
 const ENTITY = '00000000-0000-4000-8000-00000000a001';
+const DOCUMENT = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
-test('shows the entity’s events newest first and pages older ones with "Show older"', async () => {
-  const newest = buildAuditEvent({
-    at: '2026-03-02T10:15:00.000Z',
-    actor: 'dana',
-    action: 'document.view',
-    entityId: ENTITY,
-    documentId: 'doc-1',
-    detail: { fileName: 'passport.pdf' },
-  });
-  const denied = buildAuditEvent({
-    at: '2026-03-02T09:00:00.000Z',
-    actor: 'sam',
-    action: 'verification.record',
-    entityId: ENTITY,
-    outcome: 'denied',
-  });
-  const oldest = buildAuditEvent({
-    at: '2026-03-01T08:00:00.000Z',
-    actor: 'lee',
-    action: 'entity.view',
-    entityId: ENTITY,
-  });
+/** The entity's events as the server pages them: `kind` splits reads from the rest. */
+function serveActivity(events: AuditEvent[], pageSize = 20) {
   const requests: URLSearchParams[] = [];
   server.use(
     apiHandler('GET /api/v2/entities/:id/audit-events', ({ request, params }) => {
       const query = new URL(request.url).searchParams;
       requests.push(query);
       expect(params.id).toBe(ENTITY);
-      return query.get('cursor') === 'page-2'
-        ? auditPage([oldest])
-        : auditPage([newest, denied], 'page-2');
+      const kind = query.get('kind');
+      const matching = events.filter((event) =>
+        kind === 'views' ? isReadAction(event.action) : !isReadAction(event.action),
+      );
+      const start = Number(query.get('cursor') ?? '0');
+      const next = start + pageSize < matching.length ? String(start + pageSize) : null;
+      return auditPage(matching.slice(start, start + pageSize), next);
     }),
   );
+  return requests;
+}
+
+const event = (overrides: Partial<AuditEvent>) =>
+  buildAuditEvent({ entityId: ENTITY, ...overrides });
+
+test('decisions, changes and requests come first as sentences; views are folded with their count', async () => {
+  const requests = serveActivity([
+    event({ action: 'entity.view', actor: 'lee' }),
+    event({
+      action: 'document.decide',
+      actor: 'dana',
+      documentId: DOCUMENT,
+      detail: { approved: false, reason: 'scan unreadable', fileName: 'passport.pdf' },
+    }),
+    event({
+      action: 'document.view',
+      actor: 'lee',
+      documentId: DOCUMENT,
+      detail: { fileName: 'passport.pdf' },
+    }),
+    event({
+      action: 'verification.record',
+      actor: 'sam',
+      detail: { verificationId: DOCUMENT, status: 'Accepted', nextReviewDate: '2026-12-05' },
+    }),
+    event({
+      action: 'verification.record',
+      actor: 'eve',
+      outcome: 'denied',
+      detail: { status: 403 },
+    }),
+    event({ action: 'client-update.request', detail: { recipientName: 'Ada Byrne' } }),
+    event({ action: 'note.add', detail: { noteId: DOCUMENT, length: 5 } }),
+    event({ action: 'document.list' }),
+  ]);
   const { user } = renderRoute(<EntityActivity entityId={ENTITY} />);
 
   const section = await screen.findByRole('region', { name: 'Activity' });
-  const list = await within(section).findByRole('list', { name: 'Events' });
-  let items = within(list).getAllByRole('listitem');
-  expect(items).toHaveLength(2);
-  expect(items[0]).toHaveTextContent('Downloaded document passport.pdf');
+  const list = await within(section).findByRole('list', {
+    name: 'Decisions, changes and requests',
+  });
+  const items = within(list).getAllByRole('listitem');
+  expect(items.map((item) => item.textContent)).toEqual([
+    expect.stringContaining('Rejected document passport.pdf: scan unreadable'),
+    expect.stringContaining('Recorded outcome Accepted, next review 5 Dec 2026'),
+    expect.stringContaining('Recorded review outcome'),
+    expect.stringContaining('Requested a client update from Ada Byrne'),
+    expect.stringContaining('Added a note'),
+  ]);
+  expect(section).not.toHaveTextContent(DOCUMENT);
   expect(items[0]).toHaveTextContent('by dana');
+  expect(within(present(items[2], 'the denied attempt')).getByText('Denied')).toBeInTheDocument();
+  expect(within(present(items[0], 'the decision')).queryByText('Denied')).not.toBeInTheDocument();
+  expect(within(section).queryByText('Viewed')).not.toBeInTheDocument();
+
+  const toggle = await within(section).findByRole('button', { name: 'Show views (3)' });
+  expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  const controlled = present(toggle.getAttribute('aria-controls') ?? undefined, 'aria-controls');
+  expect(document.getElementById(controlled)).not.toBeVisible();
+
+  // Keyboard: the toggle is a button in the tab order, opened with Enter.
+  toggle.focus();
+  await user.keyboard('{Enter}');
+  const hide = within(section).getByRole('button', { name: 'Hide views (3)' });
+  expect(hide).toHaveAttribute('aria-expanded', 'true');
+  expect(document.getElementById(controlled)).toBeVisible();
+  const views = within(section).getByRole('list', { name: 'Views and listings' });
   expect(
-    within(present(items[0], 'the newest event')).getByTitle('2026-03-02T10:15:00.000Z (UTC)'),
-  ).toHaveAttribute('datetime', '2026-03-02T10:15:00.000Z');
+    within(views)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual([
+    expect.stringContaining('Viewed'),
+    expect.stringContaining('Downloaded document passport.pdf'),
+    expect.stringContaining('Listed documents'),
+  ]);
+
+  await user.click(hide);
   expect(
-    within(present(items[0], 'the newest event')).queryByText('Denied'),
+    within(section).queryByRole('list', { name: 'Views and listings' }),
   ).not.toBeInTheDocument();
-  expect(items[1]).toHaveTextContent('Recorded review outcome');
-  expect(within(present(items[1], 'a second event')).getByText('Denied')).toBeInTheDocument();
+  expect(within(section).getByRole('button', { name: 'Show views (3)' })).toHaveFocus();
+  expect(new Set(requests.map((query) => query.get('kind')))).toEqual(
+    new Set(['changes', 'views']),
+  );
+});
+
+test('"Show older" pages the changes; a views count with more pages says so', async () => {
+  const notes = Array.from({ length: 25 }, (_, index) =>
+    event({ action: 'note.add', actor: `reviewer-${String(index)}` }),
+  );
+  const viewsOnly = Array.from({ length: 101 }, () => event({ action: 'entity.view' }));
+  const requests = serveActivity([...viewsOnly, ...notes], 20);
+  // The views query asks for 100 a page; the fake pages by 20, so the first page has more.
+  const { user } = renderRoute(<EntityActivity entityId={ENTITY} />);
+
+  const section = await screen.findByRole('region', { name: 'Activity' });
+  const list = await within(section).findByRole('list', {
+    name: 'Decisions, changes and requests',
+  });
+  expect(within(list).getAllByRole('listitem')).toHaveLength(20);
+  expect(
+    await within(section).findByRole('button', { name: 'Show views (20+)' }),
+  ).toBeInTheDocument();
 
   await user.click(within(section).getByRole('button', { name: 'Show older' }));
-
-  await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
-  items = within(list).getAllByRole('listitem');
-  expect(items[2]).toHaveTextContent('Viewed');
-  expect(items[2]).toHaveTextContent('by lee');
+  await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(25));
   expect(within(section).queryByRole('button', { name: 'Show older' })).not.toBeInTheDocument();
-  expect(requests.map((query) => query.get('cursor'))).toEqual([null, 'page-2']);
-  expect(requests[0]?.get('limit')).toBe('20');
+  const changeRequests = requests.filter((query) => query.get('kind') === 'changes');
+  expect(changeRequests.map((query) => query.get('cursor'))).toEqual([null, '20']);
+  expect(changeRequests[0]?.get('limit')).toBe('20');
+  expect(requests.find((query) => query.get('kind') === 'views')?.get('limit')).toBe('100');
+});
+
+test('only views: the changes say there are none, the views stay one click away', async () => {
+  serveActivity([event({ action: 'entity.view' })]);
+  renderRoute(<EntityActivity entityId={ENTITY} />);
+
+  const section = await screen.findByRole('region', { name: 'Activity' });
+  expect(
+    await within(section).findByText('No decisions, changes or requests yet.'),
+  ).toBeInTheDocument();
+  expect(
+    await within(section).findByRole('button', { name: 'Show views (1)' }),
+  ).toBeInTheDocument();
 });
 
 test('while loading it shows a labelled placeholder, then the empty state', async () => {
@@ -87,16 +173,18 @@ test('while loading it shows a labelled placeholder, then the empty state', asyn
   answer();
   expect(await screen.findByText('No activity recorded yet')).toBeInTheDocument();
   expect(screen.queryByRole('status', { name: 'Loading activity' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: /Show views/ })).not.toBeInTheDocument();
 });
 
 test('a failed load says so and Retry loads again', async () => {
   let calls = 0;
   server.use(
-    apiHandler('GET /api/v2/entities/:id/audit-events', () => {
+    apiHandler('GET /api/v2/entities/:id/audit-events', ({ request }) => {
+      if (new URL(request.url).searchParams.get('kind') === 'views') return auditPage([]);
       calls += 1;
       return calls === 1
         ? apiError(503, 'The audit trail is unavailable.')
-        : auditPage([buildAuditEvent({ action: 'entity.create', entityId: ENTITY })]);
+        : auditPage([event({ action: 'entity.create', detail: { companyName: 'Acme Ltd' } })]);
     }),
   );
   const { user } = renderRoute(<EntityActivity entityId={ENTITY} />);
@@ -106,6 +194,6 @@ test('a failed load says so and Retry loads again', async () => {
   expect(alert).toHaveTextContent('The audit trail is unavailable.');
   await user.click(within(alert).getByRole('button', { name: 'Retry' }));
 
-  expect(await screen.findByText('Created')).toBeInTheDocument();
+  expect(await screen.findByText('Created legal entity Acme Ltd')).toBeInTheDocument();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });

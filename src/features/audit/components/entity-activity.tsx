@@ -1,16 +1,33 @@
-import { Button, Group, Paper, Skeleton, Stack, Text, Title, type PaperProps } from '@mantine/core';
-import { IconHistory } from '@tabler/icons-react';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import {
+  Box,
+  Button,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+  type PaperProps,
+} from '@mantine/core';
+import { IconChevronDown, IconChevronRight, IconHistory } from '@tabler/icons-react';
+import {
+  useInfiniteQuery,
+  type InfiniteData,
+  type UseInfiniteQueryResult,
+} from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { AuditEvent } from '../../../contract/audit.ts';
+import type { AuditEvent, AuditEventPage } from '../../../contract/audit.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import { describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';
 
-/** An entity page's Activity: who did what to this entity, newest first, older on request. */
+/**
+ * An entity page's Activity: decisions, changes and requests newest first; page views and
+ * listings folded behind "Show views", so a busy record's views never bury what was decided.
+ */
 export function EntityActivity({ entityId, mt }: { entityId: string; mt?: PaperProps['mt'] }) {
   const headingId = useId();
   return (
@@ -24,9 +41,10 @@ export function EntityActivity({ entityId, mt }: { entityId: string; mt?: PaperP
 }
 
 function ActivityContent({ entityId }: { entityId: string }) {
-  const activity = useInfiniteQuery(auditQueries.entity(entityId));
+  const changes = useInfiniteQuery(auditQueries.entity(entityId, 'changes'));
+  const views = useInfiniteQuery(auditQueries.entity(entityId, 'views'));
 
-  if (activity.isPending) {
+  if (changes.isPending) {
     return (
       <Stack gap="xs" role="status" aria-busy="true" aria-label="Loading activity">
         <Skeleton h={36} />
@@ -35,52 +53,143 @@ function ActivityContent({ entityId }: { entityId: string }) {
       </Stack>
     );
   }
-  if (activity.isError && !activity.isFetchNextPageError) {
+  if (changes.isError && !changes.isFetchNextPageError) {
     return (
       <ErrorState
         title="The activity could not be loaded"
-        message={activity.error.message}
-        onRetry={() => void activity.refetch()}
-        retrying={activity.isFetching}
+        message={changes.error.message}
+        onRetry={() => void changes.refetch()}
+        retrying={changes.isFetching}
       />
     );
   }
-  const events = activity.data.pages.flatMap((page) => page.data);
-  if (events.length === 0) {
+  const events = changes.data.pages.flatMap((page) => page.data);
+  const noViews = views.isSuccess && views.data.pages[0]?.data.length === 0;
+  if (events.length === 0 && noViews) {
     return (
       <EmptyState
         title="No activity recorded yet"
-        description="Views, downloads and decisions on this entity are listed here as they happen."
+        description="Decisions, changes, requests and views of this entity are listed here as they happen."
         icon={<IconHistory size={28} aria-hidden />}
       />
     );
   }
   return (
     <Stack gap="sm">
-      <Stack component="ol" gap={0} m={0} p={0} style={{ listStyle: 'none' }} aria-label="Events">
-        {events.map((event) => (
-          <ActivityItem key={event.id} event={event} />
-        ))}
-      </Stack>
-      {activity.isFetchNextPageError && (
+      {events.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No decisions, changes or requests yet.
+        </Text>
+      ) : (
+        <EventList label="Decisions, changes and requests" events={events} />
+      )}
+      {changes.isFetchNextPageError && (
         <ErrorState
           title="Older activity could not be loaded"
-          message={activity.error.message}
-          onRetry={() => void activity.fetchNextPage()}
-          retrying={activity.isFetchingNextPage}
+          message={changes.error.message}
+          onRetry={() => void changes.fetchNextPage()}
+          retrying={changes.isFetchingNextPage}
         />
       )}
-      {activity.hasNextPage && !activity.isFetchNextPageError && (
+      {changes.hasNextPage && !changes.isFetchNextPageError && (
         <Group>
           <Button
             variant="default"
-            onClick={() => void activity.fetchNextPage()}
-            loading={activity.isFetchingNextPage}
+            onClick={() => void changes.fetchNextPage()}
+            loading={changes.isFetchingNextPage}
           >
             Show older
           </Button>
         </Group>
       )}
+      {!noViews && <FoldedViews views={views} />}
+    </Stack>
+  );
+}
+
+type ViewsQuery = UseInfiniteQueryResult<InfiniteData<AuditEventPage>>;
+
+/** "Show views (12)": a disclosure button; the list it controls renders once opened. */
+function FoldedViews({ views }: { views: ViewsQuery }) {
+  const [shown, setShown] = useState(false);
+  const regionId = useId();
+  const loaded = views.data?.pages.flatMap((page) => page.data) ?? [];
+  const count = views.isSuccess ? ` (${String(loaded.length)}${views.hasNextPage ? '+' : ''})` : '';
+  return (
+    <Stack gap="xs">
+      <Group>
+        <Button
+          variant="subtle"
+          color="gray"
+          size="compact-sm"
+          leftSection={
+            shown ? (
+              <IconChevronDown size={16} aria-hidden />
+            ) : (
+              <IconChevronRight size={16} aria-hidden />
+            )
+          }
+          aria-expanded={shown}
+          aria-controls={regionId}
+          onClick={() => setShown((value) => !value)}
+        >
+          {shown ? 'Hide views' : 'Show views'}
+          {count}
+        </Button>
+      </Group>
+      <Box id={regionId} hidden={!shown}>
+        {shown && <ViewsContent views={views} events={loaded} />}
+      </Box>
+    </Stack>
+  );
+}
+
+function ViewsContent({ views, events }: { views: ViewsQuery; events: AuditEvent[] }) {
+  if (views.isPending) {
+    return <Skeleton h={36} role="status" aria-label="Loading views" />;
+  }
+  if (views.isError && !views.isFetchNextPageError) {
+    return (
+      <ErrorState
+        title="The views could not be loaded"
+        message={views.error.message}
+        onRetry={() => void views.refetch()}
+        retrying={views.isFetching}
+      />
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <EventList label="Views and listings" events={events} />
+      {views.isFetchNextPageError && (
+        <ErrorState
+          title="Older views could not be loaded"
+          message={views.error.message}
+          onRetry={() => void views.fetchNextPage()}
+          retrying={views.isFetchingNextPage}
+        />
+      )}
+      {views.hasNextPage && !views.isFetchNextPageError && (
+        <Group>
+          <Button
+            variant="default"
+            onClick={() => void views.fetchNextPage()}
+            loading={views.isFetchingNextPage}
+          >
+            Show older views
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+function EventList({ label, events }: { label: string; events: AuditEvent[] }) {
+  return (
+    <Stack component="ol" gap={0} m={0} p={0} style={{ listStyle: 'none' }} aria-label={label}>
+      {events.map((event) => (
+        <ActivityItem key={event.id} event={event} />
+      ))}
     </Stack>
   );
 }
@@ -96,8 +205,8 @@ function ActivityItem({ event }: { event: AuditEvent }) {
       py="xs"
       style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
     >
-      <Group gap="xs" align="baseline" wrap="wrap">
-        <Text size="sm" fw={500} title={event.action}>
+      <Group gap="xs" align="baseline" wrap="wrap" style={{ minWidth: 0 }}>
+        <Text size="sm" fw={500} title={event.action} style={{ overflowWrap: 'anywhere' }}>
           {describeEvent(event)}
         </Text>
         <Text size="sm" c="dimmed">

@@ -13,8 +13,17 @@ import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
 import { FindRecipient } from './find-recipient.tsx';
 import { RequestUpdateDialog } from './request-update-dialog.tsx';
 
-/** "Request update" and the entity's past update requests, newest first. */
-export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
+/**
+ * "Request update" and the entity's past update requests, newest first; `readOnly` (an auditor)
+ * shows the requests without a way to send one.
+ */
+export function ClientUpdatePanel({
+  entity,
+  readOnly = false,
+}: {
+  entity: LegalEntity;
+  readOnly?: boolean;
+}) {
   const [opened, dialog] = useDisclosure(false);
   const [chosenIds, setChosenIds] = useState<string[]>([]);
   const recipients = useRecipients(entity, chosenIds);
@@ -27,15 +36,17 @@ export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
         <Title order={2} size="h4" id="client-updates-heading">
           Client updates
         </Title>
-        <Button
-          leftSection={<IconMailForward size={16} aria-hidden />}
-          onClick={dialog.open}
-          disabled={!hasRecipients}
-        >
-          Request update
-        </Button>
+        {!readOnly && (
+          <Button
+            leftSection={<IconMailForward size={16} aria-hidden />}
+            onClick={dialog.open}
+            disabled={!hasRecipients}
+          >
+            Request update
+          </Button>
+        )}
       </Group>
-      {namesNoOne && (
+      {namesNoOne && !readOnly && (
         <>
           <Text size="sm" c="dimmed">
             {hasRecipients
@@ -49,18 +60,28 @@ export function ClientUpdatePanel({ entity }: { entity: LegalEntity }) {
           />
         </>
       )}
-      <UpdateHistory entityId={entity.id} recipients={recipients} />
-      <RequestUpdateDialog
-        opened={opened}
-        onClose={dialog.close}
-        entity={entity}
-        recipients={recipients}
-      />
+      <UpdateHistory entityId={entity.id} recipients={recipients} readOnly={readOnly} />
+      {!readOnly && (
+        <RequestUpdateDialog
+          opened={opened}
+          onClose={dialog.close}
+          entity={entity}
+          recipients={recipients}
+        />
+      )}
     </Stack>
   );
 }
 
-function UpdateHistory({ entityId, recipients }: { entityId: string; recipients: Recipient[] }) {
+function UpdateHistory({
+  entityId,
+  recipients,
+  readOnly,
+}: {
+  entityId: string;
+  recipients: Recipient[];
+  readOnly: boolean;
+}) {
   const history = useQuery(clientUpdateQueries.history(entityId));
 
   if (history.isPending) {
@@ -86,7 +107,11 @@ function UpdateHistory({ entityId, recipients }: { entityId: string; recipients:
     return (
       <EmptyState
         title="No update requests yet"
-        description="Requests you send from here are listed with their delivery status."
+        description={
+          readOnly
+            ? 'Requests reviewers send are listed here with their delivery status.'
+            : 'Requests you send from here are listed with their delivery status.'
+        }
       />
     );
   }

@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 60_000 });
 const PERSON_ID = 'np-1';
 const today = new Date().toISOString().slice(0, 10);
 
-function renderPersonPanel(riskLevel: string, canAct = true) {
+function renderPersonPanel(riskLevel: string, readOnly = false) {
   const onEntityChanged = vi.fn(() => Promise.resolve());
   const view = renderRoute(
     <ReviewDecisionPanel
@@ -21,7 +21,7 @@ function renderPersonPanel(riskLevel: string, canAct = true) {
       username="bob"
       fourEyes="high"
       onEntityChanged={onEntityChanged}
-      canAct={canAct}
+      readOnly={readOnly}
     />,
   );
   return { ...view, onEntityChanged };
@@ -120,7 +120,7 @@ test('a held risk change by another reviewer can be confirmed; a reader sees it 
       ]),
     ),
   );
-  const reader = renderPersonPanel('High', false);
+  const reader = renderPersonPanel('High', true);
   expect(await screen.findByText(/Risk High → Medium/)).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument();
   reader.unmount();

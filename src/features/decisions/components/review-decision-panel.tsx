@@ -29,13 +29,13 @@ export interface ReviewDecisionPanelProps {
   fourEyes: 'high' | 'all' | 'off';
   /** Refreshes the entity's page (status, next review, verifications) after a decision. */
   onEntityChanged: () => Promise<unknown>;
-  /** False for an account that only reads (an auditor): no Record outcome, Change risk, Confirm or Reject. */
-  canAct?: boolean;
+  /** An account that may not decide (an auditor): held decisions are shown, nothing offered. */
+  readOnly?: boolean;
 }
 
 /** Recording a review outcome, and a decision waiting for a second reviewer (four-eyes). */
 export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
-  const { entityId, riskLevel, fourEyes, entityKind = 'legal', canAct = true } = props;
+  const { entityId, riskLevel, fourEyes, entityKind = 'legal', readOnly = false } = props;
   const [opened, dialog] = useDisclosure(false);
   const [riskOpened, riskDialog] = useDisclosure(false);
   const pending = useQuery(decisionQueries.pending(entityId, entityKind));
@@ -43,6 +43,8 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
     fourEyes === 'all' || (fourEyes === 'high' && riskLevel === 'High');
 
   let body;
+  // An auditor sees the panel only for a held decision; while that loads, nothing.
+  if (readOnly && pending.isPending) return null;
   if (pending.isPending) {
     // As tall as the row that usually replaces it (a button's height), so nothing below moves.
     body = <Skeleton h={36} role="status" aria-label="Loading decisions" />;
@@ -57,6 +59,8 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
     );
   } else if (pending.data[0]) {
     body = <PendingDecision pending={pending.data[0]} {...props} />;
+  } else if (readOnly) {
+    return null;
   } else {
     body = (
       <Group justify="space-between" align="center" wrap="wrap" gap="sm">
@@ -66,20 +70,18 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
             ? ' Accepting this entity needs a second reviewer’s confirmation.'
             : ''}
         </Text>
-        {canAct && (
-          <Group gap="xs">
-            <Button
-              variant="default"
-              leftSection={<IconGauge size={16} aria-hidden />}
-              onClick={riskDialog.open}
-            >
-              Change risk
-            </Button>
-            <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
-              Record outcome
-            </Button>
-          </Group>
-        )}
+        <Group gap="xs">
+          <Button
+            variant="default"
+            leftSection={<IconGauge size={16} aria-hidden />}
+            onClick={riskDialog.open}
+          >
+            Change risk
+          </Button>
+          <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
+            Record outcome
+          </Button>
+        </Group>
       </Group>
     );
   }
@@ -128,7 +130,7 @@ function PendingDecision({
   entityId,
   username,
   onEntityChanged,
-  canAct = true,
+  readOnly = false,
 }: ReviewDecisionPanelProps & { pending: PendingVerification }) {
   const confirm = useConfirmPending(entityId, onEntityChanged);
   const reject = useRejectPending(entityId, onEntityChanged);
@@ -177,11 +179,13 @@ function PendingDecision({
       <Group gap="xs">
         <IconHourglass size={18} aria-hidden />
         <Text fw={600}>
-          {isAuthor ? 'Waiting for a second reviewer' : 'A decision needs your confirmation'}
+          {isAuthor || readOnly
+            ? 'Waiting for a second reviewer'
+            : 'A decision needs your confirmation'}
         </Text>
       </Group>
       <HeldDecisionSummary pending={pending} />
-      {!canAct ? null : isAuthor ? (
+      {readOnly ? null : isAuthor ? (
         <Text size="sm" c="dimmed">
           Another reviewer must confirm or reject it before it applies (four-eyes rule).
         </Text>

@@ -7,8 +7,16 @@ import { newNoteSchema, type Note } from '../../../contract/notes.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { noteQueries, useAddNote } from '../api/note-queries.ts';
 
+export interface NotesThreadProps {
+  entityId: string;
+  /** An account that may not write (an auditor) reads the notes without a composer. */
+  readOnly?: boolean;
+  /** After a note is saved, for what else shows it (the entity's Activity). */
+  onAdded?: () => unknown;
+}
+
 /** An entity's notes, newest first, with a composer on top (Ctrl+Enter or Cmd+Enter sends). */
-export function NotesThread({ entityId }: { entityId: string }) {
+export function NotesThread({ entityId, readOnly = false, onAdded }: NotesThreadProps) {
   const headingId = useId();
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId}>
@@ -16,14 +24,20 @@ export function NotesThread({ entityId }: { entityId: string }) {
         <Title order={2} size="h4" id={headingId}>
           Notes
         </Title>
-        <Composer entityId={entityId} />
-        <Thread entityId={entityId} />
+        {!readOnly && <Composer entityId={entityId} onAdded={onAdded} />}
+        <Thread entityId={entityId} readOnly={readOnly} />
       </Stack>
     </Paper>
   );
 }
 
-function Composer({ entityId }: { entityId: string }) {
+function Composer({
+  entityId,
+  onAdded,
+}: {
+  entityId: string;
+  onAdded?: (() => unknown) | undefined;
+}) {
   const addNote = useAddNote(entityId);
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -42,6 +56,7 @@ function Composer({ entityId }: { entityId: string }) {
     try {
       await addNote.mutateAsync(parsed.data.text);
       setText('');
+      void onAdded?.();
     } catch (failure) {
       // The text stays in the box, so nothing typed is lost.
       setError(failure instanceof Error ? failure.message : 'The note was not saved. Try again.');
@@ -104,7 +119,7 @@ function Composer({ entityId }: { entityId: string }) {
   );
 }
 
-function Thread({ entityId }: { entityId: string }) {
+function Thread({ entityId, readOnly }: { entityId: string; readOnly: boolean }) {
   const thread = useInfiniteQuery(noteQueries.thread(entityId));
 
   if (thread.isPending) {
@@ -130,7 +145,7 @@ function Thread({ entityId }: { entityId: string }) {
     <Stack gap="xs">
       {notes.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No notes yet. Leave one for the next reviewer.
+          {readOnly ? 'No notes yet.' : 'No notes yet. Leave one for the next reviewer.'}
         </Text>
       ) : (
         <Stack
