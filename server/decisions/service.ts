@@ -5,6 +5,7 @@ import type {
   RecordedVerification,
   RecordVerification,
 } from '../../src/contract/decisions.ts';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import type { DocumentMetadata } from '../../src/contract/entities.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
@@ -13,6 +14,7 @@ import { isUniqueViolation } from '../db/engine.ts';
 import type { VerificationRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
+import { entitiesRepository } from '../entities/repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
 import { verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
@@ -65,7 +67,10 @@ function pendingOf(row: PendingVerificationRow): PendingVerification {
   };
 }
 
-/** Appends the verification and makes it the entity's current status and next review. */
+/**
+ * Appends the verification; the entity's status and next review then follow its newest verification
+ * (decisions.md), so an outcome dated before the newest one is kept but changes neither.
+ */
 async function applyOutcome(
   transaction: Db,
   entityId: string,
@@ -86,17 +91,17 @@ async function applyOutcome(
   };
   const repository = decisionsRepository(transaction);
   await repository.insertVerification(row);
-  await repository.setCurrentReview(entityId, {
-    kycStatus: outcome.verificationStatus,
-    nextKycReview: outcome.nextReviewDate,
-    at,
-  });
+  const stored = await entitiesRepository(transaction).verificationsOf([entityId]);
+  const current = currentVerificationOf(stored.map(verificationOf));
+  const kycStatus = current?.kycStatus ?? outcome.verificationStatus;
+  const nextKycReview = current?.nextKYCReview ?? outcome.nextReviewDate;
+  await repository.setCurrentReview(entityId, { kycStatus, nextKycReview, at });
   await refreshListRecords(transaction, [entityId]);
   return {
     state: 'applied',
     verification: verificationOf(row),
-    kycStatus: outcome.verificationStatus,
-    nextKYCReview: outcome.nextReviewDate,
+    kycStatus,
+    nextKYCReview: nextKycReview,
   };
 }
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { LegalEntity, LegalEntityCreate } from '../../src/contract/entities.ts';
 import type { Db } from '../db/database.ts';
@@ -30,25 +31,12 @@ export function requestHashOf(body: unknown): string {
   return sha256Hex(JSON.stringify(body));
 }
 
-/** The status of the newest verification (by date; later in the list wins a tie), else New. */
-function kycStatusOf(verifications: LegalEntityCreate['corporateVerifications']): string {
-  let newest: { verificationDate: string; verificationStatus: string } | undefined;
-  for (const verification of verifications ?? []) {
-    if (!newest || verification.verificationDate >= newest.verificationDate) newest = verification;
-  }
-  return newest?.verificationStatus ?? 'New';
-}
-
-/** The earliest review date after today, or null when none is in the future. */
-function nextKycReviewOf(
-  verifications: LegalEntityCreate['corporateVerifications'],
-  today: string,
-): string | null {
-  const upcoming = (verifications ?? [])
-    .map((verification) => verification.nextReviewDate)
-    .filter((date) => date > today)
-    .sort();
-  return upcoming[0] ?? null;
+/**
+ * Ids for the request's verifications, sorted so that the stored order recorded (`created_at`, then
+ * `id`: they share one `created_at`) is the request's order.
+ */
+function verificationIdsInOrder(count: number): string[] {
+  return Array.from({ length: count }, () => crypto.randomUUID()).sort();
 }
 
 function recordsOf(
@@ -59,21 +47,24 @@ function recordsOf(
   const today = createdAt.slice(0, 10);
   const dateReceived = `${today} ${createdAt.slice(11, 19)}`;
   const info = input.corporateInformation;
+  // Overdue dates are kept: an entity reviewed late must show as overdue and enter the queue.
+  const current = currentVerificationOf(input.corporateVerifications ?? []);
   const entity: EntityInput = {
     id: crypto.randomUUID(),
     kind: 'legal',
     created_at: createdAt,
     external_id: input.externalID ?? null,
-    kyc_status: kycStatusOf(input.corporateVerifications),
+    kyc_status: current?.kycStatus ?? 'New',
     risk_level: DEFAULT_RISK_LEVEL,
     last_update: createdAt,
-    next_kyc_review: nextKycReviewOf(input.corporateVerifications, today),
+    next_kyc_review: current?.nextKYCReview ?? null,
     tags: '[]',
   };
   const companyPhone = info.companyPhone ? info.companyPhone : null;
+  const verificationIds = verificationIdsInOrder(input.corporateVerifications?.length ?? 0);
   const verifications = (input.corporateVerifications ?? []).map(
-    (verification): VerificationRow => ({
-      id: crypto.randomUUID(),
+    (verification, index): VerificationRow => ({
+      id: verificationIds[index] ?? crypto.randomUUID(),
       legal_entity_id: entity.id,
       legal_entity_verification: verification.legalEntityVerification ? 1 : 0,
       verification_status: verification.verificationStatus,
