@@ -16,7 +16,7 @@ import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
 import { entitiesRepository } from '../entities/repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
-import { verificationOf } from '../entities/mappers.ts';
+import { datedVerificationOf, verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
 import { decisionsRepository, type PendingVerificationRow } from './repository.ts';
 
@@ -92,7 +92,7 @@ async function applyOutcome(
   const repository = decisionsRepository(transaction);
   await repository.insertVerification(row);
   const stored = await entitiesRepository(transaction).verificationsOf([entityId]);
-  const current = currentVerificationOf(stored.map(verificationOf));
+  const current = currentVerificationOf(stored.map(datedVerificationOf));
   const kycStatus = current?.kycStatus ?? outcome.verificationStatus;
   const nextKycReview = current?.nextKYCReview ?? outcome.nextReviewDate;
   await repository.setCurrentReview(entityId, { kycStatus, nextKycReview, at });
