@@ -169,8 +169,9 @@ describe('ensureDemoData on an empty database', () => {
       expect(row.duns).toMatch(/^\d{9}$/);
       expect(row.company_phone_digits).toBe(row.company_phone ? digitsOnly(row.company_phone) : '');
       // The create schema's phone rule holds for demo data too.
-      if (row.company_phone)
-        expect(phoneProblemOf(row.company_phone, row.country), row.company_phone).toBeNull();
+      if (row.company_phone) {
+        expect(phoneProblemOf(row.company_phone, row.country ?? ''), row.company_phone).toBeNull();
+      }
       if (row.date_of_incorporation) expect(row.date_of_incorporation <= TODAY).toBe(true);
       expect(row.email).toMatch(/^[a-z]+@[a-z0-9-]+(\.[a-z]+)+$/);
       expect(row.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
