@@ -1337,7 +1337,7 @@ async function repairCurrentVerifications(db: Kysely<unknown>): Promise<number> 
     const last = entities.at(-1);
     if (!last) break;
     after = last.id;
-    // The order recorded: verification date, then created_at, then id (create sorts its ids so).
+    // Newest last: verification date, then the order recorded (created_at; id for older equal ones).
     const { rows: verifications } = await sql<{
       legal_entity_id: string;
       verification_date: string;

@@ -68,6 +68,17 @@ function pendingOf(row: PendingVerificationRow): PendingVerification {
 }
 
 /**
+ * When the outcome is recorded: now, or a millisecond after the entity's latest verification when
+ * the clock has not moved past it (one millisecond, or another instance's clock ahead), so that
+ * created_at always gives the order recorded.
+ */
+function recordedAt(stored: readonly VerificationRow[], at: string): string {
+  const latest = stored.reduce((max, row) => (row.created_at > max ? row.created_at : max), '');
+  if (latest < at) return at;
+  return new Date(Date.parse(latest) + 1).toISOString();
+}
+
+/**
  * Appends the verification; the entity's status and next review then follow its newest verification
  * (decisions.md), so an outcome dated before the newest one is kept but changes neither.
  */
@@ -77,6 +88,7 @@ async function applyOutcome(
   outcome: RecordVerification,
   at: string,
 ): Promise<Extract<RecordedVerification, { state: 'applied' }>> {
+  const stored = await entitiesRepository(transaction).verificationsOf([entityId]);
   const row: VerificationRow = {
     id: crypto.randomUUID(),
     legal_entity_id: entityId,
@@ -87,12 +99,12 @@ async function applyOutcome(
     business_statement: outcome.businessStatement,
     next_review_date: outcome.nextReviewDate,
     verification_issues: JSON.stringify(outcome.verificationIssues),
-    created_at: at,
+    created_at: recordedAt(stored, at),
   };
   const repository = decisionsRepository(transaction);
   await repository.insertVerification(row);
-  const stored = await entitiesRepository(transaction).verificationsOf([entityId]);
-  const current = currentVerificationOf(stored.map(datedVerificationOf));
+  // Recorded last, so it is the newest unless another one is dated later.
+  const current = currentVerificationOf([...stored, row].map(datedVerificationOf));
   const kycStatus = current?.kycStatus ?? outcome.verificationStatus;
   const nextKycReview = current?.nextKYCReview ?? outcome.nextReviewDate;
   await repository.setCurrentReview(entityId, { kycStatus, nextKycReview, at });

@@ -31,14 +31,6 @@ export function requestHashOf(body: unknown): string {
   return sha256Hex(JSON.stringify(body));
 }
 
-/**
- * Ids for the request's verifications, sorted so that the stored order recorded (`created_at`, then
- * `id`: they share one `created_at`) is the request's order.
- */
-function verificationIdsInOrder(count: number): string[] {
-  return Array.from({ length: count }, () => crypto.randomUUID()).sort();
-}
-
 function recordsOf(
   input: LegalEntityCreate,
   now: Date,
@@ -61,10 +53,9 @@ function recordsOf(
     tags: '[]',
   };
   const companyPhone = info.companyPhone ? info.companyPhone : null;
-  const verificationIds = verificationIdsInOrder(input.corporateVerifications?.length ?? 0);
   const verifications = (input.corporateVerifications ?? []).map(
     (verification, index): VerificationRow => ({
-      id: verificationIds[index] ?? crypto.randomUUID(),
+      id: crypto.randomUUID(),
       legal_entity_id: entity.id,
       legal_entity_verification: verification.legalEntityVerification ? 1 : 0,
       verification_status: verification.verificationStatus,
@@ -73,7 +64,8 @@ function recordsOf(
       business_statement: verification.businessStatement,
       next_review_date: verification.nextReviewDate,
       verification_issues: JSON.stringify(verification.verificationIssues),
-      created_at: createdAt,
+      // A millisecond apart in the order given: created_at is the order recorded (decisions.md).
+      created_at: new Date(now.getTime() + index).toISOString(),
     }),
   );
   const contact = input.primaryContact;
