@@ -9,6 +9,7 @@ import {
   normaliseCountryCode,
   normaliseKycMetaData,
   normaliseNaturalPerson,
+  normaliseNextReview,
   normaliseTimestamp,
 } from './normalise.ts';
 
@@ -148,16 +149,18 @@ export type LinkedEntity = z.infer<typeof linkedEntitySchema>;
 
 export const PRIMARY_CONTACT = 'Primary Contact';
 
-export const legalEntitySchema = z.object({
-  id: z.string(),
-  type: z.literal('Legal Entity'),
-  corporateInformation: corporateInformationSchema,
-  corporateVerifications: z.array(verificationSchema).optional(),
-  supportingDocuments: z.array(documentMetadataSchema).optional(),
-  kycMetaData: kycMetaDataSchema.optional(),
-  /** This project's legal entities list their people; the real service's do not (vendor.md). */
-  linkedEntities: z.array(linkedEntitySchema).optional(),
-});
+export const legalEntitySchema = z
+  .object({
+    id: z.string(),
+    type: z.literal('Legal Entity'),
+    corporateInformation: corporateInformationSchema,
+    corporateVerifications: z.array(verificationSchema).optional(),
+    supportingDocuments: z.array(documentMetadataSchema).optional(),
+    kycMetaData: kycMetaDataSchema.optional(),
+    /** This project's legal entities list their people; the real service's do not (vendor.md). */
+    linkedEntities: z.array(linkedEntitySchema).optional(),
+  })
+  .transform(normaliseNextReview);
 export type LegalEntity = z.infer<typeof legalEntitySchema>;
 
 export const personalInformationSchema = z.object({
