@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import type { Db } from './database.ts';
 import { engineOf } from './engine.ts';
 
 /**
@@ -1372,7 +1371,7 @@ async function repairCurrentVerifications(db: Kysely<unknown>): Promise<number> 
       from repaired where entities.id = repaired.id`.execute(db);
     // Today's list record, as 0015 builds them (a later change to the record columns must move this).
     await refreshListRecords(
-      db as Db,
+      db,
       repairs.map((repair) => repair.id),
     );
     changed += repairs.length;

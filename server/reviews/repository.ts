@@ -115,7 +115,7 @@ export function reviewsRepository(db: Db) {
       limit: number,
     ): Promise<ReviewQueueRow[]> {
       const rows = await this.pageQuery(range, filter, after, limit).execute();
-      return rows as ReviewQueueRow[];
+      return rows;
     },
 
     /** The counts query alone, exported for the query-plan tests. */
