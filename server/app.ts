@@ -81,12 +81,19 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installRequestLimits(app);
   installUtf8JsonParser(app);
 
-  const { db, engine } = await openDatabase(config.dataDir, config.databaseUrl, (lost) => {
-    app.log.warn(
-      lost,
-      'PostgreSQL closed a connection; its request fails alone and the pool opens a new one on demand.',
-    );
-  });
+  const { db, engine } = await openDatabase(
+    config.dataDir,
+    config.databaseUrl,
+    (lost) => {
+      app.log.warn(
+        lost,
+        'PostgreSQL closed a connection; its request fails alone and the pool opens a new one on demand.',
+      );
+    },
+    (note) => {
+      app.log.info({ migration: note.migration, ...note.detail }, note.message);
+    },
+  );
   app.addHook('onClose', async () => {
     await db.destroy();
   });

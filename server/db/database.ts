@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
 import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
 import type { Engine } from './engine.ts';
-import { migrateToLatest } from './migrations.ts';
+import { migrateToLatest, type MigrationNote } from './migrations.ts';
 import { openPostgres, type OnConnectionLost } from './postgres.ts';
 import type { Database } from './schema.ts';
 
@@ -12,26 +12,34 @@ export type Db = Kysely<Database>;
 /**
  * PostgreSQL when `databaseUrl` is given, otherwise the embedded SQLite file in `dataDir`;
  * migrated to the newest schema either way. `onConnectionLost` hears of PostgreSQL connections
- * the server closed while idle (a process warning if not given).
+ * the server closed while idle (a process warning if not given); `onMigrationNote` hears what the
+ * migrations applied now report (such as how many rows a repair changed).
  */
 export async function openDatabase(
   dataDir: string,
   databaseUrl?: string,
   onConnectionLost?: OnConnectionLost,
+  onMigrationNote: (note: MigrationNote) => void = () => undefined,
 ): Promise<{ db: Db; engine: Engine }> {
   // DATA_DIR holds the outbox on either engine, and the database itself on SQLite.
   ensurePrivateDirectory(dataDir);
   if (databaseUrl !== undefined) {
-    return { db: await openPostgres(databaseUrl, onConnectionLost), engine: 'postgres' };
+    return {
+      db: await openPostgres(databaseUrl, onConnectionLost, onMigrationNote),
+      engine: 'postgres',
+    };
   }
-  return { db: await openSqlite(dataDir), engine: 'sqlite' };
+  return { db: await openSqlite(dataDir, onMigrationNote), engine: 'sqlite' };
 }
 
 /**
  * Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. The database
  * files are 0600, whatever the umask.
  */
-async function openSqlite(dataDir: string): Promise<Db> {
+async function openSqlite(
+  dataDir: string,
+  onMigrationNote: (note: MigrationNote) => void,
+): Promise<Db> {
   const file = path.join(dataDir, 'kyc-desk.sqlite');
   ensurePrivateFile(file);
   const sqlite = new SQLite(file);
@@ -49,7 +57,7 @@ async function openSqlite(dataDir: string): Promise<Db> {
   const db = new Kysely<Database>({
     dialect: new TransactionalDdlSqliteDialect({ database: asKyselyConnection(sqlite) }),
   });
-  await migrateToLatest(db as unknown as Kysely<unknown>);
+  for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
   // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
   for (const suffix of ['-wal', '-shm']) restrictFile(`${file}${suffix}`);
   return db;

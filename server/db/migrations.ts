@@ -20,7 +20,11 @@ function bytesType(db: Kysely<unknown>) {
 import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
-import { rebuildListRecords } from '../entities/list-records.ts';
+import {
+  currentVerificationOf,
+  type DatedVerification,
+} from '../../src/contract/current-verification.ts';
+import { rebuildListRecords, refreshListRecords } from '../entities/list-records.ts';
 import { phoneSearchDigits } from '../entities/phone-search.ts';
 import { renumberNameOrder } from '../entities/repository.ts';
 
@@ -1481,6 +1485,30 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0023_next_review_from_newest_verification': {
+    async up(db: Kysely<unknown>) {
+      // The seed took the earliest review date and create the earliest future one; decisions.md
+      // now says the newest verification decides both kycStatus and nextKYCReview.
+      const changed = await repairCurrentVerifications(db);
+      await sql`insert into app_settings (key, value) values (${REPAIRED_CURRENT_VERIFICATIONS_KEY}, ${String(changed)})
+        on conflict (key) do update set value = excluded.value`.execute(db);
+      // The undated window (entities without a next review) walks and counts in an index alone, as
+      // the dated windows do in 0011's: one without a leading filter, one per filter.
+      const columns = ['kind', 'kyc_status', 'risk_level', 'country'];
+      for (const leading of [undefined, ...columns]) {
+        // next_kyc_review (always null here) rides along so that a page reads the index alone.
+        const keys = [
+          ...(leading ? [leading] : []),
+          'id',
+          ...columns.filter((column) => column !== leading),
+          'next_kyc_review',
+        ];
+        await sql`create index ${sql.raw(leading ? `entities_review_undated_${leading}` : 'entities_review_undated')} on entities (${sql.raw(keys.join(', '))}) where next_kyc_review is null`.execute(
+          db,
+        );
+      }
+    },
+  },
   '0024_person_reviews_and_risk_holds': {
     async up(db: Kysely<unknown>) {
       // Held decisions now concern any entity (a person's review, a risk change), so the table is
@@ -1559,12 +1587,106 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+/** Where 0023 leaves how many legal entities it repaired, for the start-up log and an operator. */
+const REPAIRED_CURRENT_VERIFICATIONS_KEY = 'migration.0023_next_review_from_newest_verification';
+
+/** Legal entities read per batch by the repair of 0023. */
+const REPAIR_BATCH = 1000;
+
+/**
+ * Sets each legal entity's kyc_status and next_kyc_review to its newest verification's (the one
+ * rule, currentVerificationOf) where they differ; returns how many entities changed. The entity
+ * triggers drop their list records and bump the change counter; the records are built again here.
+ */
+async function repairCurrentVerifications(db: Kysely<unknown>): Promise<number> {
+  let after = '';
+  let changed = 0;
+  for (;;) {
+    const { rows: entities } = await sql<{
+      id: string;
+      kyc_status: string;
+      next_kyc_review: string | null;
+    }>`select id, kyc_status, next_kyc_review from entities
+      where kind = 'legal' and id > ${after} order by id limit ${REPAIR_BATCH}`.execute(db);
+    const last = entities.at(-1);
+    if (!last) break;
+    after = last.id;
+    // Newest last: verification date, then the order recorded (created_at; id for older equal ones).
+    const { rows: verifications } = await sql<{
+      legal_entity_id: string;
+      verification_date: string;
+      verification_status: string;
+      next_review_date: string;
+    }>`select legal_entity_id, verification_date, verification_status, next_review_date
+      from verifications where legal_entity_id in (${sql.join(entities.map((entity) => entity.id))})
+      order by legal_entity_id, verification_date, created_at, id`.execute(db);
+    const byEntity = new Map<string, DatedVerification[]>();
+    for (const row of verifications) {
+      const list = byEntity.get(row.legal_entity_id) ?? [];
+      list.push({
+        verificationDate: row.verification_date,
+        verificationStatus: row.verification_status,
+        nextReviewDate: row.next_review_date,
+      });
+      byEntity.set(row.legal_entity_id, list);
+    }
+    const repairs = entities.flatMap((entity) => {
+      const current = currentVerificationOf(byEntity.get(entity.id) ?? []);
+      if (!current?.kycStatus) return [];
+      const agrees =
+        current.kycStatus === entity.kyc_status && current.nextKYCReview === entity.next_kyc_review;
+      return agrees ? [] : [{ id: entity.id, ...current, kycStatus: current.kycStatus }];
+    });
+    if (repairs.length === 0) continue;
+    const values = sql.join(
+      repairs.map((repair) => sql`(${repair.id}, ${repair.kycStatus}, ${repair.nextKYCReview})`),
+    );
+    await sql`with repaired (id, kyc_status, next_kyc_review) as (values ${values})
+      update entities set kyc_status = repaired.kyc_status, next_kyc_review = repaired.next_kyc_review
+      from repaired where entities.id = repaired.id`.execute(db);
+    // Today's list record, as 0015 builds them (a later change to the record columns must move this).
+    await refreshListRecords(
+      db,
+      repairs.map((repair) => repair.id),
+    );
+    changed += repairs.length;
+  }
+  return changed;
+}
+
+/** What a migration of this run has to tell the operator: a message and its details. */
+export interface MigrationNote {
+  migration: string;
+  message: string;
+  detail: Record<string, unknown>;
+}
+
+/** Notes of migrations that report something, read after they ran. */
+const migrationNotes: Record<string, (db: Kysely<unknown>) => Promise<MigrationNote>> = {
+  async '0023_next_review_from_newest_verification'(db) {
+    const { rows } = await sql<{
+      value: string;
+    }>`select value from app_settings where key = ${REPAIRED_CURRENT_VERIFICATIONS_KEY}`.execute(
+      db,
+    );
+    const changed = Number(rows[0]?.value ?? 0);
+    return {
+      migration: '0023_next_review_from_newest_verification',
+      message: `Migration 0023 set the status and next review of ${String(changed)} legal entities to their newest verification's.`,
+      detail: { changed },
+    };
+  },
+};
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),
 };
 
-/** Brings the database to the newest schema; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+/**
+ * Brings the database to the newest schema; throws with the failing migration's name. Returns the
+ * notes of the migrations this call applied (a data repair says how many rows it changed).
+ */
+export async function migrateToLatest(db: Kysely<unknown>): Promise<MigrationNote[]> {
   const { error, results } = await new Migrator({
     db,
     provider: migrationProvider,
@@ -1574,4 +1696,10 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
     const cause = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
   }
+  const notes: MigrationNote[] = [];
+  for (const result of results ?? []) {
+    const note = migrationNotes[result.migrationName];
+    if (result.status === 'Success' && note) notes.push(await note(db));
+  }
+  return notes;
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.ts';
+import { migrateToLatest, type MigrationNote } from './migrations.ts';
 import type { Database } from './schema.ts';
 
 /** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
@@ -28,6 +28,7 @@ const warnConnectionLost: OnConnectionLost = ({ code, message }) => {
 export async function openPostgres(
   databaseUrl: string,
   onConnectionLost: OnConnectionLost = warnConnectionLost,
+  onMigrationNote: (note: MigrationNote) => void = () => undefined,
 ): Promise<Kysely<Database>> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -53,7 +54,7 @@ export async function openPostgres(
     reportLoss(client, error);
   });
   const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
-  await migrateToLatest(db as unknown as Kysely<unknown>);
+  for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
   return db;
 }
 

@@ -4,10 +4,13 @@ import {
   recordedVerificationResponseSchema,
   type RecordVerificationInput,
 } from '../../src/contract/decisions.ts';
+import fc from 'fast-check';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
+  KYC_STATUSES,
   legalEntityResponseSchema,
 } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
@@ -364,6 +367,91 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
         )
       ).status,
     ).toBe(404);
+  });
+});
+
+describe('an outcome and the newest verification (decisions.md: the newest decides)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ now, env: { FOUR_EYES: 'off' } });
+  });
+  afterAll(() => server.close());
+
+  async function record(id: string, overrides: Partial<RecordVerificationInput>) {
+    const response = await server.request(verificationsPath(id), json(outcome(overrides)));
+    expect(response.status, response.text).toBe(201);
+    return recordedVerificationResponseSchema.parse(response.body).data;
+  }
+
+  test('an outcome dated before the newest is kept but changes neither status nor next review', async () => {
+    const id = await overdueEntity(server, 'Low');
+    await record(id, {
+      verificationStatus: 'Accepted',
+      verificationDate: '2026-06-01',
+      nextReviewDate: '2027-06-01',
+    });
+    const older = await record(id, {
+      verificationStatus: 'Rejected',
+      verificationDate: '2026-05-01',
+      nextReviewDate: '2026-06-02',
+    });
+    expect(older).toMatchObject({
+      state: 'applied',
+      kycStatus: 'Accepted',
+      nextKYCReview: '2027-06-01',
+      verification: { verificationStatus: 'Rejected', verificationDate: '2026-05-01' },
+    });
+    const entity = await legalEntityOf(server, id);
+    expect(entity.kycMetaData).toMatchObject({
+      kycStatus: 'Accepted',
+      nextKYCReview: '2027-06-01',
+    });
+    expect(entity.corporateVerifications).toHaveLength(2);
+
+    // On the same date, the one recorded later is the newer.
+    const sameDay = await record(id, {
+      verificationStatus: 'Escalated',
+      verificationDate: '2026-06-01',
+      nextReviewDate: '2026-09-01',
+    });
+    expect(sameDay).toMatchObject({ kycStatus: 'Escalated', nextKYCReview: '2026-09-01' });
+  });
+
+  test('refuses an outcome dated after today (the server clock, UTC) on verificationDate', async () => {
+    const id = await overdueEntity(server, 'Low');
+    const response = await server.request(
+      verificationsPath(id),
+      json(outcome({ verificationDate: '2026-06-16', nextReviewDate: '2027-06-16' })),
+    );
+    expect(response.status).toBe(400);
+    expect(errorEnvelopeSchema.parse(response.body).errors).toEqual([
+      {
+        field: 'verificationDate',
+        message: 'The verification date cannot be after today (2026-06-15, UTC).',
+      },
+    ]);
+    const today = await server.request(verificationsPath(id), json(outcome()));
+    expect(today.status).toBe(201);
+  });
+
+  test('after any sequence of outcomes the entity shows the newest verification', async () => {
+    const outcomeArbitrary = fc.record({
+      verificationStatus: fc.constantFrom(...KYC_STATUSES),
+      verificationDate: fc.constantFrom('2025-01-15', '2026-03-01', '2026-06-15'),
+      nextReviewDate: fc.constantFrom('2026-06-16', '2027-01-01', '2028-06-15'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(outcomeArbitrary, { minLength: 1, maxLength: 4 }), async (list) => {
+        const id = await overdueEntity(server, 'Low');
+        for (const item of list) await record(id, item);
+        const entity = await legalEntityOf(server, id);
+        const expected = currentVerificationOf(list);
+        expect(entity.kycMetaData?.kycStatus).toBe(expected?.kycStatus);
+        expect(entity.kycMetaData?.nextKYCReview).toBe(expected?.nextKYCReview);
+        expect(currentVerificationOf(entity.corporateVerifications ?? [])).toEqual(expected);
+      }),
+      { numRuns: 15, seed: 2806 },
+    );
   });
 });
 

@@ -9,13 +9,13 @@ import {
   personReviewListResponseSchema,
   recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
-  recordVerificationSchema,
+  recordVerificationSchemaFor,
   rejectPendingVerificationSchema,
   riskLevelChangedResponseSchema,
   riskLevelChangeSchema,
 } from '../../src/contract/decisions.ts';
 import { envelopeSchema } from '../../src/contract/common.ts';
-import { documentMetadataSchema } from '../../src/contract/entities.ts';
+import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
 import { idParamsSchema } from '../entities/routes.ts';
@@ -135,12 +135,12 @@ export function registerDecisionRoutes(
         method: 'POST',
         url: '/entities/legal-entities/:id/verifications',
         summary: 'Record a review outcome',
-        description: `A verification without id. It is appended to corporateVerifications and becomes the entity's current state: kycStatus is its verificationStatus, nextKYCReview its nextReviewDate (which must be after verificationDate). ${FOUR_EYES_TEXT} A held outcome answers 201 with state "pending" and leaves the entity unchanged. While a decision waits, another outcome is 409.`,
+        description: `A verification without id. It is appended to corporateVerifications; the entity's kycStatus and nextKYCReview follow its newest verification (by verificationDate, then the order recorded), so an outcome dated before the newest one changes neither. verificationDate cannot be after today (UTC, the server's clock) and nextReviewDate must be after it. ${FOUR_EYES_TEXT} A held outcome answers 201 with state "pending" and leaves the entity unchanged. While a decision waits, another outcome is 409.`,
         tag: 'Decisions',
         auth: 'caller',
         roles: ACTORS,
         params: idParamsSchema,
-        body: recordVerificationSchema,
+        body: recordVerificationSchemaFor(() => utcDateOf(services.now())),
         response: {
           status: 201,
           schema: recordedVerificationResponseSchema,

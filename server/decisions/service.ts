@@ -7,6 +7,7 @@ import type {
   RecordedVerification,
   RecordVerification,
 } from '../../src/contract/decisions.ts';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import type { DocumentMetadata } from '../../src/contract/entities.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
@@ -15,8 +16,9 @@ import { isUniqueViolation } from '../db/engine.ts';
 import type { VerificationRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
+import { entitiesRepository } from '../entities/repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
-import { kycMetaDataOf, verificationOf } from '../entities/mappers.ts';
+import { datedVerificationOf, kycMetaDataOf, verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
 import {
   decisionsRepository,
@@ -158,13 +160,28 @@ export async function holdDecision(
   return pendingOf(row);
 }
 
-/** Appends the verification and makes it the entity's current status and next review. */
+/**
+ * When the outcome is recorded: now, or a millisecond after the entity's latest verification when
+ * the clock has not moved past it (one millisecond, or another instance's clock ahead), so that
+ * created_at always gives the order recorded.
+ */
+function recordedAt(stored: readonly VerificationRow[], at: string): string {
+  const latest = stored.reduce((max, row) => (row.created_at > max ? row.created_at : max), '');
+  if (latest < at) return at;
+  return new Date(Date.parse(latest) + 1).toISOString();
+}
+
+/**
+ * Appends the verification; the entity's status and next review then follow its newest verification
+ * (decisions.md), so an outcome dated before the newest one is kept but changes neither.
+ */
 async function applyOutcome(
   transaction: Db,
   entityId: string,
   outcome: RecordVerification,
   at: string,
 ): Promise<Extract<RecordedVerification, { state: 'applied' }>> {
+  const stored = await entitiesRepository(transaction).verificationsOf([entityId]);
   const row: VerificationRow = {
     id: crypto.randomUUID(),
     legal_entity_id: entityId,
@@ -175,21 +192,21 @@ async function applyOutcome(
     business_statement: outcome.businessStatement,
     next_review_date: outcome.nextReviewDate,
     verification_issues: JSON.stringify(outcome.verificationIssues),
-    created_at: at,
+    created_at: recordedAt(stored, at),
   };
   const repository = decisionsRepository(transaction);
   await repository.insertVerification(row);
-  await repository.setCurrentReview(entityId, {
-    kycStatus: outcome.verificationStatus,
-    nextKycReview: outcome.nextReviewDate,
-    at,
-  });
+  // Recorded last, so it is the newest unless another one is dated later.
+  const current = currentVerificationOf([...stored, row].map(datedVerificationOf));
+  const kycStatus = current?.kycStatus ?? outcome.verificationStatus;
+  const nextKycReview = current?.nextKYCReview ?? outcome.nextReviewDate;
+  await repository.setCurrentReview(entityId, { kycStatus, nextKycReview, at });
   await refreshListRecords(transaction, [entityId]);
   return {
     state: 'applied',
     verification: verificationOf(row),
-    kycStatus: outcome.verificationStatus,
-    nextKYCReview: outcome.nextReviewDate,
+    kycStatus,
+    nextKYCReview: nextKycReview,
   };
 }
 

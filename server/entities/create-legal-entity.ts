@@ -1,4 +1,8 @@
 import crypto from 'node:crypto';
+import {
+  currentVerificationOf,
+  newestVerificationOf,
+} from '../../src/contract/current-verification.ts';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { PendingVerification } from '../../src/contract/decisions.ts';
 import {
@@ -47,18 +51,6 @@ export function createdEnvelopeOf(entity: LegalEntity, pendingVerification?: Pen
   };
 }
 
-/** The newest verification's position (by date; later in the list wins a tie), if any. */
-function newestVerificationIndex(
-  verifications: LegalEntityCreate['corporateVerifications'],
-): number | undefined {
-  let newest: number | undefined;
-  (verifications ?? []).forEach((verification, index) => {
-    const current = newest === undefined ? undefined : verifications?.[newest];
-    if (!current || verification.verificationDate >= current.verificationDate) newest = index;
-  });
-  return newest;
-}
-
 /** Which verification onboarding holds for a second reviewer: an Accepted newest one under FOUR_EYES. */
 interface HeldAcceptance {
   index: number;
@@ -69,9 +61,10 @@ function heldAcceptanceOf(
   input: LegalEntityCreate,
   fourEyes: AppServices['config']['fourEyes'],
 ): HeldAcceptance | undefined {
-  const index = newestVerificationIndex(input.corporateVerifications);
-  const newest = index === undefined ? undefined : input.corporateVerifications?.[index];
-  if (index === undefined || !newest) return undefined;
+  const verifications = input.corporateVerifications ?? [];
+  const newest = newestVerificationOf(verifications);
+  if (!newest) return undefined;
+  const index = verifications.indexOf(newest);
   const rule = fourEyesRuleOf(fourEyes, newest.verificationStatus, input.riskLevel);
   return rule === undefined ? undefined : { index, rule };
 }
@@ -80,27 +73,6 @@ const sha256Hex = (data: string | Buffer) => crypto.createHash('sha256').update(
 
 export function requestHashOf(body: unknown): string {
   return sha256Hex(JSON.stringify(body));
-}
-
-/** The status of the newest verification (by date; later in the list wins a tie), else New. */
-function kycStatusOf(verifications: LegalEntityCreate['corporateVerifications']): string {
-  let newest: { verificationDate: string; verificationStatus: string } | undefined;
-  for (const verification of verifications ?? []) {
-    if (!newest || verification.verificationDate >= newest.verificationDate) newest = verification;
-  }
-  return newest?.verificationStatus ?? 'New';
-}
-
-/** The earliest review date after today, or null when none is in the future. */
-function nextKycReviewOf(
-  verifications: LegalEntityCreate['corporateVerifications'],
-  today: string,
-): string | null {
-  const upcoming = (verifications ?? [])
-    .map((verification) => verification.nextReviewDate)
-    .filter((date) => date > today)
-    .sort();
-  return upcoming[0] ?? null;
 }
 
 function recordsOf(
@@ -116,19 +88,21 @@ function recordsOf(
   const storedVerifications = (input.corporateVerifications ?? []).filter(
     (_verification, index) => index !== held?.index,
   );
+  // Overdue dates are kept: an entity reviewed late must show as overdue and enter the queue.
+  const current = currentVerificationOf(storedVerifications);
   const entity: EntityInput = {
     id: crypto.randomUUID(),
     kind: 'legal',
     created_at: createdAt,
     external_id: input.externalID ?? null,
-    kyc_status: held ? HELD_ONBOARDING_STATUS : kycStatusOf(input.corporateVerifications),
+    kyc_status: held ? HELD_ONBOARDING_STATUS : (current?.kycStatus ?? 'New'),
     risk_level: input.riskLevel,
     last_update: createdAt,
-    next_kyc_review: nextKycReviewOf(storedVerifications, today),
+    next_kyc_review: current?.nextKYCReview ?? null,
     tags: '[]',
   };
   const companyPhone = info.companyPhone ? info.companyPhone : null;
-  const verifications = storedVerifications.map((verification): VerificationRow => ({
+  const verifications = storedVerifications.map((verification, index): VerificationRow => ({
     id: crypto.randomUUID(),
     legal_entity_id: entity.id,
     legal_entity_verification: verification.legalEntityVerification ? 1 : 0,
@@ -138,7 +112,8 @@ function recordsOf(
     business_statement: verification.businessStatement,
     next_review_date: verification.nextReviewDate,
     verification_issues: JSON.stringify(verification.verificationIssues),
-    created_at: createdAt,
+    // A millisecond apart in the order given: created_at is the order recorded (decisions.md).
+    created_at: new Date(now.getTime() + index).toISOString(),
   }));
   const contact = input.primaryContact;
   const contactId = crypto.randomUUID();

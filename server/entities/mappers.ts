@@ -1,3 +1,4 @@
+import type { DatedVerification } from '../../src/contract/current-verification.ts';
 import type {
   DocumentMetadata,
   KycMetaData,
@@ -30,6 +31,15 @@ export function verificationOf(row: VerificationRow): Verification {
     businessStatement: row.business_statement,
     nextReviewDate: row.next_review_date,
     verificationIssues: JSON.parse(row.verification_issues) as unknown[],
+  };
+}
+
+/** What the current-verification rule reads of a stored verification (no JSON to parse). */
+export function datedVerificationOf(row: VerificationRow): DatedVerification {
+  return {
+    verificationDate: row.verification_date,
+    verificationStatus: row.verification_status,
+    nextReviewDate: row.next_review_date,
   };
 }
 

@@ -96,14 +96,14 @@ describe('GET /api/v2/entities/legal-entities/:id', () => {
         mimeType: 'application/pdf',
       }),
     ]);
-    // kycStatus follows the newest verification; the next review is the earliest future one.
+    // kycStatus and the next review follow the newest verification, even when its date has passed.
     expect(entity.kycMetaData).toEqual({
       externalID: 'CRM-42',
       kycStatus: 'Review',
       riskLevel: 'Medium',
       createdDateTime: '2026-06-15T12:00:00.000Z',
       lastUpdate: '2026-06-15T12:00:00.000Z',
-      nextKYCReview: '2026-12-01',
+      nextKYCReview: '2026-01-01',
       tags: [],
     });
   });

@@ -9,13 +9,14 @@ import { idSchema } from '../../src/contract/common.ts';
 import {
   entityListQuerySchema,
   entityListResponseSchema,
-  legalEntityCreateSchema,
+  legalEntityCreateSchemaFor,
   legalEntityResponseSchema,
   legalEntitySearchQuerySchema,
   MAX_DOCUMENT_BYTES,
   naturalPersonResponseSchema,
   naturalPersonSearchQuerySchema,
   searchResponseSchema,
+  utcDateOf,
 } from '../../src/contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
@@ -220,11 +221,12 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         method: 'POST',
         url: '/entities/legal-entities',
         summary: 'Create a legal entity',
-        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. riskLevel (Low, Medium, High; default Medium) drives the four-eyes rule: when the newest verification is Accepted and FOUR_EYES holds it (all; or high with riskLevel High), the entity is created in Review and the answer carries pendingVerification, the acceptance a second account confirms or rejects at /pending-verifications/{id}. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
+        description: `JSON body of at most ${CREATE_BODY_LIMIT / 1024 / 1024} MB; each document at most ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB. The primary contact becomes a natural person linked as Primary Contact. Dates (UTC, the server's clock): dateofIncorporation and each verificationDate not after today, each nextReviewDate after its verificationDate. Phones (companyPhone, primaryContact.phone) must be valid numbers: in international form (+…) as such, otherwise as dialled in corporateInformation.country; stored as entered. kycStatus and nextKYCReview are the newest verification's (by verificationDate, then the order given). Same registrationNumber (ignoring case, spaces, dashes, dots and slashes) and country as an existing entity: 409. riskLevel (Low, Medium, High; default Medium) drives the four-eyes rule: when the newest verification is Accepted and FOUR_EYES holds it (all; or high with riskLevel High), the entity is created in Review and the answer carries pendingVerification, the acceptance a second account confirms or rejects at /pending-verifications/{id}. An Idempotency-Key header (at most 200 characters) makes a retry with the same body return the first response and create nothing; the same key with another body: 422.`,
         tag: 'Entities',
         auth: 'caller',
         roles: ACTORS,
-        body: legalEntityCreateSchema,
+        // Today is the server's clock, read at each request (tests inject one).
+        body: legalEntityCreateSchemaFor(() => utcDateOf(services.now())),
         bodyLimit: CREATE_BODY_LIMIT,
         audit: { action: 'entity.create' },
         response: {

@@ -54,7 +54,7 @@ beforeAll(async () => {
       registrationNumber: 'NW-001',
       duns: '004567890',
       glei: percentLei,
-      companyPhone: '+1 (555) 010-2000',
+      companyPhone: '+1 (212) 555-2000',
       email: 'info@northwind.example',
     },
     'Jane.Doe@Northwind.example',
@@ -66,7 +66,9 @@ beforeAll(async () => {
       companyName: 'Northwind_Holdings',
       registrationNumber: 'NW-002',
       duns: '123456789',
-      companyPhone: '1.555.010.2000',
+      // National form: valid for the company's country (a US number).
+      country: 'US',
+      companyPhone: '1.212.555.2000',
     },
     'holdings@northwind.example',
     'EXT-NW-2',
@@ -146,15 +148,15 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
   });
 
   it('compares the digits of phone numbers, international or national', async () => {
-    expect(await search(`phone=${encodeURIComponent('+1 555-010-2000')}`)).toEqual([
+    expect(await search(`phone=${encodeURIComponent('+1 212-555-2000')}`)).toEqual([
       ids.percent,
       ids.underscore,
     ]);
-    expect(await search('phone=15550102000')).toEqual([ids.percent, ids.underscore]);
-    // The national number finds a number stored with its country code; `1.555.010.2000` belongs
-    // to a British entity, read as a British number, so its national number is all its digits.
-    expect(await search('phone=5550102000')).toEqual([ids.percent]);
-    expect(await search('phone=555010200')).toEqual([]);
+    expect(await search('phone=12125552000')).toEqual([ids.percent, ids.underscore]);
+    // The national number finds a number stored with its country code, and one dialled with
+    // the US trunk prefix (`1.212.555.2000`).
+    expect(await search('phone=2125552000')).toEqual([ids.percent, ids.underscore]);
+    expect(await search('phone=212555200')).toEqual([]);
   });
 
   it("matches the primary contact's e-mail, ignoring case, not the company's", async () => {
@@ -165,7 +167,7 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
   });
 
   it('requires every given parameter to match (AND)', async () => {
-    const phone = encodeURIComponent('(555) 010 2000');
+    const phone = encodeURIComponent('(212) 555 2000');
     expect(await search(`companyName=northwind&phone=1${phone}`)).toEqual([
       ids.percent,
       ids.underscore,
@@ -175,7 +177,7 @@ describe('GET /api/v2/entities/legal-entities (search)', () => {
     expect(await search('companyName=traders&registrationNumber=NW-002')).toEqual([]);
     expect(
       await search(
-        'companyName=northwind&registrationNumber=nw-001&duns=4567890&externalID=ext-nw-1&email=jane.doe%40northwind.example&phone=15550102000',
+        'companyName=northwind&registrationNumber=nw-001&duns=4567890&externalID=ext-nw-1&email=jane.doe%40northwind.example&phone=12125552000',
       ),
     ).toEqual([ids.percent]);
     expect(await search('email=jane.doe%40northwind.example&externalID=EXT-NW-2')).toEqual([]);

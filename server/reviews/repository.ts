@@ -2,10 +2,14 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 
-/** A range of next review dates, `YYYY-MM-DD`, both ends included; an open end is unbounded. */
+/**
+ * A range of next review dates, `YYYY-MM-DD`, both ends included; an open end is unbounded. `undated`
+ * is instead the entities without a next review date.
+ */
 export interface ReviewDateRange {
   from?: string;
   to?: string;
+  undated?: true;
 }
 
 export interface ReviewQueueFilter {
@@ -15,7 +19,7 @@ export interface ReviewQueueFilter {
   country?: string;
 }
 
-/** A position in the queue order: after this date and id. */
+/** A position in the queue order: after this date and id (undated: after this id, date ''). */
 export interface ReviewKey {
   date: string;
   id: string;
@@ -27,7 +31,7 @@ export interface ReviewQueueRow {
   kyc_status: string;
   risk_level: string;
   country: string | null;
-  next_kyc_review: string;
+  next_kyc_review: string | null;
   company_name: string | null;
   first_name: string | null;
   last_name: string | null;
@@ -37,14 +41,18 @@ export interface ReviewWindowCounts {
   overdue: number;
   due7: number;
   due30: number;
+  undated: number;
 }
 
 type Entities = ExpressionBuilder<Database, 'entities'>;
 
-/** The window and the filters, every column one of the entities_review_queue index (0011). */
+/**
+ * The window and the filters, every column one of the entities_review_queue indexes (0011), or
+ * of the entities_review_undated ones (0023) for the undated window.
+ */
 function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter) {
   return eb.and([
-    eb('entities.next_kyc_review', 'is not', null),
+    eb('entities.next_kyc_review', range.undated ? 'is' : 'is not', null),
     ...(range.from === undefined ? [] : [eb('entities.next_kyc_review', '>=', range.from)]),
     ...(range.to === undefined ? [] : [eb('entities.next_kyc_review', '<=', range.to)]),
     ...(filter.kind === undefined ? [] : [eb('entities.kind', '=', filter.kind)]),
@@ -63,34 +71,40 @@ export function reviewsRepository(db: Db) {
       after: ReviewKey | undefined,
       limit: number,
     ) {
-      return db
-        .selectFrom('entities')
-        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
-        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
-        .select([
-          'entities.id',
-          'entities.kind',
-          'entities.kyc_status',
-          'entities.risk_level',
-          'entities.country',
-          'entities.next_kyc_review',
-          'legal_entities.company_name',
-          'natural_persons.first_name',
-          'natural_persons.last_name',
-        ])
-        .where((eb) => inQueue(eb, range, filter))
-        .$if(after !== undefined, (query) =>
-          query.where((eb) =>
-            eb(
-              eb.refTuple('entities.next_kyc_review', 'entities.id'),
-              '>',
-              eb.tuple(after?.date ?? '', after?.id ?? ''),
+      return (
+        db
+          .selectFrom('entities')
+          .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+          .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+          .select([
+            'entities.id',
+            'entities.kind',
+            'entities.kyc_status',
+            'entities.risk_level',
+            'entities.country',
+            'entities.next_kyc_review',
+            'legal_entities.company_name',
+            'natural_persons.first_name',
+            'natural_persons.last_name',
+          ])
+          .where((eb) => inQueue(eb, range, filter))
+          .$if(after !== undefined && range.undated === true, (query) =>
+            query.where('entities.id', '>', after?.id ?? ''),
+          )
+          .$if(after !== undefined && range.undated !== true, (query) =>
+            query.where((eb) =>
+              eb(
+                eb.refTuple('entities.next_kyc_review', 'entities.id'),
+                '>',
+                eb.tuple(after?.date ?? '', after?.id ?? ''),
+              ),
             ),
-          ),
-        )
-        .orderBy('entities.next_kyc_review')
-        .orderBy('entities.id')
-        .limit(limit);
+          )
+          // Undated entities have no date to order by: by id alone, as their index holds them.
+          .$if(range.undated !== true, (query) => query.orderBy('entities.next_kyc_review'))
+          .orderBy('entities.id')
+          .limit(limit)
+      );
     },
 
     /** Up to `limit` entities of the window after `after`, soonest first, then by id. */
@@ -101,7 +115,7 @@ export function reviewsRepository(db: Db) {
       limit: number,
     ): Promise<ReviewQueueRow[]> {
       const rows = await this.pageQuery(range, filter, after, limit).execute();
-      return rows as ReviewQueueRow[];
+      return rows;
     },
 
     /** The counts query alone, exported for the query-plan tests. */
@@ -120,6 +134,7 @@ export function reviewsRepository(db: Db) {
         countOf(windows.overdue).as('overdue'),
         countOf(windows.due7).as('due7'),
         countOf(windows.due30).as('due30'),
+        countOf(windows.undated).as('undated'),
       ]);
     },
 
@@ -134,6 +149,7 @@ export function reviewsRepository(db: Db) {
         overdue: Number(row?.overdue ?? 0),
         due7: Number(row?.due7 ?? 0),
         due30: Number(row?.due30 ?? 0),
+        undated: Number(row?.undated ?? 0),
       };
     },
   };

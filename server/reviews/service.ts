@@ -39,10 +39,12 @@ export function rangeOf(window: ReviewWindow, today: string): ReviewDateRange {
       return { from: today, to: addDays(today, REVIEW_WINDOW_DAYS[window]) };
     case 'all':
       return {};
+    case 'undated':
+      return { undated: true };
   }
 }
 
-/** The cursor of an item: its date and id. */
+/** The cursor of an item: its date ('' when undated) and id. */
 function cursorOf(key: ReviewKey): string {
   return encodeCursor([key.date, key.id]);
 }
@@ -50,7 +52,7 @@ function cursorOf(key: ReviewKey): string {
 function keyOfCursor(cursor: string): ReviewKey {
   return decodeCursor(cursor, ([date, id, ...rest]) =>
     typeof date === 'string' &&
-    isoDateSchema.safeParse(date).success &&
+    (date === '' || isoDateSchema.safeParse(date).success) &&
     typeof id === 'string' &&
     id.length > 0 &&
     id.length <= 100 &&
@@ -83,7 +85,7 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
     kycStatus: row.kyc_status,
     riskLevel: row.risk_level,
     nextReviewDate: row.next_kyc_review,
-    cursor: cursorOf({ date: row.next_kyc_review, id: row.id }),
+    cursor: cursorOf({ date: row.next_kyc_review ?? '', id: row.id }),
   };
 }
 
@@ -107,6 +109,7 @@ export function createWindowCounts(db: Db) {
           overdue: rangeOf('overdue', today),
           due7: rangeOf('7d', today),
           due30: rangeOf('30d', today),
+          undated: rangeOf('undated', today),
         },
         filter,
       ),

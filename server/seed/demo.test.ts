@@ -6,10 +6,14 @@ import zlib from 'node:zlib';
 import { DOCUMENT_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../src/contract/entities.ts';
 import { digitsOnly, isValidLei } from '../../src/contract/identifiers.ts';
 import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
+import { phoneProblemOf } from '../../src/contract/phone.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { verifyPassword } from '../auth/secrets.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { loadDocumentKeys } from '../documents/document-keys.ts';
+import { datedVerificationOf } from '../entities/mappers.ts';
+import { entitiesRepository } from '../entities/repository.ts';
 import { loadConfig } from '../env.ts';
 import type { AppServices } from '../services.ts';
 import { storedDocumentBytes } from '../testing/fixtures.ts';
@@ -164,6 +168,11 @@ describe('ensureDemoData on an empty database', () => {
       expect(isValidLei(row.glei), row.glei).toBe(true);
       expect(row.duns).toMatch(/^\d{9}$/);
       expect(row.company_phone_digits).toBe(row.company_phone ? digitsOnly(row.company_phone) : '');
+      // The create schema's phone rule holds for demo data too.
+      if (row.company_phone) {
+        expect(phoneProblemOf(row.company_phone, row.country ?? ''), row.company_phone).toBeNull();
+      }
+      if (row.date_of_incorporation) expect(row.date_of_incorporation <= TODAY).toBe(true);
       expect(row.email).toMatch(/^[a-z]+@[a-z0-9-]+(\.[a-z]+)+$/);
       expect(row.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(row.created_at <= NOW.toISOString()).toBe(true);
@@ -202,6 +211,9 @@ describe('ensureDemoData on an empty database', () => {
       expect(person.country_code).toMatch(/^[A-Z]{2}$/);
       if (person.date_of_birth) expect(person.date_of_birth).toMatch(/^\d{4}-\d\d-\d\d$/);
       if (person.email) expect(person.email).toMatch(/^[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+$/);
+      if (person.phone && person.country_code) {
+        expect(phoneProblemOf(person.phone, person.country_code), person.phone).toBeNull();
+      }
     }
 
     const links = await services.db.selectFrom('entity_links').selectAll().execute();
@@ -239,7 +251,7 @@ describe('ensureDemoData on an empty database', () => {
     const verifications = await services.db.selectFrom('verifications').selectAll().execute();
     const entities = await services.db
       .selectFrom('entities')
-      .select(['id', 'next_kyc_review'])
+      .select(['id', 'kyc_status', 'next_kyc_review'])
       .where('kind', '=', 'legal')
       .execute();
     const perEntity = new Map<string, string[]>();
@@ -270,11 +282,22 @@ describe('ensureDemoData on an empty database', () => {
     );
     expect(issues.filter((list) => list.length === 0).length).toBeGreaterThan(issues.length / 2);
     expect(issues.some((list) => list.length > 0 && typeof list[0] === 'string')).toBe(true);
-    // kycMetaData.nextKYCReview is the earliest review date among the entity's verifications.
+    // kycStatus and nextKYCReview are the newest verification's (by date, then the order recorded).
+    const stored = await entitiesRepository(services.db).verificationsOf(
+      entities.map((entity) => entity.id),
+    );
+    let withVerifications = 0;
     for (const entity of entities) {
-      const dates = perEntity.get(entity.id);
-      expect(entity.next_kyc_review).toBe(dates ? [...dates].sort()[0] : null);
+      const current = currentVerificationOf(
+        stored.filter((row) => row.legal_entity_id === entity.id).map(datedVerificationOf),
+      );
+      if (current) withVerifications++;
+      expect({ status: entity.kyc_status, review: entity.next_kyc_review }).toEqual({
+        status: current?.kycStatus ?? entity.kyc_status,
+        review: current?.nextKYCReview ?? null,
+      });
     }
+    expect(withVerifications).toBe(perEntity.size);
   });
 
   it('stores real PDF and PNG files of every document type, with matching size and SHA-256', async () => {

@@ -6,6 +6,7 @@ import {
   type DocumentType,
   type KycStatus,
 } from '../../src/contract/entities.ts';
+import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.ts';
 import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
 import type {
@@ -19,6 +20,7 @@ import type {
 } from '../db/schema.ts';
 import type { DocumentKeys } from '../documents/document-crypto.ts';
 import { chunkRowsOf, sealedDocument } from '../documents/repository.ts';
+import { datedVerificationOf } from '../entities/mappers.ts';
 import {
   COMPANY_WORDS,
   COUNTRIES,
@@ -669,9 +671,7 @@ export function createGenerator(options: GeneratorOptions) {
       // The newest verification carries the entity's status; older ones were accepted or lapsed.
       const verificationStatus: KycStatus =
         v === verificationCount - 1
-          ? status === 'Expired' && random.chance(0.3)
-            ? 'Accepted'
-            : status
+          ? status
           : nextReview.getTime() < now
             ? 'Expired'
             : random.weighted(EARLIER_VERIFICATION_STATUSES);
@@ -687,20 +687,21 @@ export function createGenerator(options: GeneratorOptions) {
         business_statement: businessStatement(name, trade, country, city),
         next_review_date: isoDate(nextReview),
         verification_issues: JSON.stringify(random.sample(VERIFICATION_ISSUES, issueCount)),
-        created_at: verified.toISOString(),
+        // A millisecond apart, so that the order recorded (created_at) is the schedule's even on one day.
+        created_at: new Date(verified.getTime() + v).toISOString(),
       };
     });
-    const reviewDates = verifications.map((verification) => verification.next_review_date).sort();
+    const current = currentVerificationOf(verifications.map(datedVerificationOf));
 
     rows.entities.push({
       id,
       kind: 'legal',
       created_at: created.toISOString(),
       external_id: externalId(),
-      kyc_status: status,
+      kyc_status: current?.kycStatus ?? status,
       risk_level: risk,
       last_update: lastUpdate.toISOString(),
-      next_kyc_review: reviewDates[0] ?? null,
+      next_kyc_review: current?.nextKYCReview ?? null,
       tags: tags(status, risk),
     });
     rows.legalEntities.push({

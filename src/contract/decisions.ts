@@ -5,26 +5,31 @@ import {
   kycStatusSchema,
   legalEntitySchema,
   riskLevelSchema,
+  type Today,
   verificationInputSchema,
   verificationSchema,
+  wallClockToday,
+  withVerificationDateRules,
 } from './entities.ts';
 
 /**
- * A review outcome as recorded on a legal entity's page: a verification without `id`, validated
- * with the create form's verification schema. Its `nextReviewDate` becomes the entity's
- * `kycMetaData.nextKYCReview` and its `verificationStatus` the entity's `kycStatus`.
+ * A review outcome as recorded on a legal entity's page, for a given today: a verification without
+ * `id`, under the create form's verification rules (not dated after today, next review after the
+ * verification date). It becomes the entity's `kycStatus` and `nextKYCReview` when it is the newest.
  */
-export const recordVerificationSchema = z
-  .strictObject({
-    ...verificationInputSchema.shape,
-    // The form records the legal entity's own verification unless it says otherwise.
-    legalEntityVerification: verificationInputSchema.shape.legalEntityVerification.default(true),
-  })
-  .refine((outcome) => outcome.nextReviewDate > outcome.verificationDate, {
-    path: ['nextReviewDate'],
-    message: 'The next review date must be after the verification date.',
-    when: (payload) => payload.issues.length === 0,
-  });
+export function recordVerificationSchemaFor(today: Today) {
+  return withVerificationDateRules(
+    z.strictObject({
+      ...verificationInputSchema.shape,
+      // The form records the legal entity's own verification unless it says otherwise.
+      legalEntityVerification: verificationInputSchema.shape.legalEntityVerification.default(true),
+    }),
+    today,
+  );
+}
+
+/** A review outcome checked against the wall clock's today (UTC): the console's dialog. */
+export const recordVerificationSchema = recordVerificationSchemaFor(wallClockToday);
 export type RecordVerificationInput = z.input<typeof recordVerificationSchema>;
 export type RecordVerification = z.infer<typeof recordVerificationSchema>;
 

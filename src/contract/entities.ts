@@ -3,12 +3,14 @@ import { emailSchema, envelopeSchema, isoDateSchema, queryBooleanSchema } from '
 import { COUNTRY_CODES } from './countries.ts';
 import { base64Head, documentRefusalOf } from './file-type.ts';
 import { base64DecodedSize, isValidLei } from './identifiers.ts';
+import { phoneProblemOf } from './phone.ts';
 import { normalisedRegistrationNumber } from './search-text.ts';
 import {
   listOrEmpty,
   normaliseCountryCode,
   normaliseKycMetaData,
   normaliseNaturalPerson,
+  normaliseNextReview,
   normaliseTimestamp,
 } from './normalise.ts';
 
@@ -152,16 +154,18 @@ export type LinkedEntity = z.infer<typeof linkedEntitySchema>;
 
 export const PRIMARY_CONTACT = 'Primary Contact';
 
-export const legalEntitySchema = z.object({
-  id: z.string(),
-  type: z.literal('Legal Entity'),
-  corporateInformation: corporateInformationSchema,
-  corporateVerifications: z.array(verificationSchema).optional(),
-  supportingDocuments: z.array(documentMetadataSchema).optional(),
-  kycMetaData: kycMetaDataSchema.optional(),
-  /** This project's legal entities list their people; the real service's do not (vendor.md). */
-  linkedEntities: z.array(linkedEntitySchema).optional(),
-});
+export const legalEntitySchema = z
+  .object({
+    id: z.string(),
+    type: z.literal('Legal Entity'),
+    corporateInformation: corporateInformationSchema,
+    corporateVerifications: z.array(verificationSchema).optional(),
+    supportingDocuments: z.array(documentMetadataSchema).optional(),
+    kycMetaData: kycMetaDataSchema.optional(),
+    /** This project's legal entities list their people; the real service's do not (vendor.md). */
+    linkedEntities: z.array(linkedEntitySchema).optional(),
+  })
+  .transform(normaliseNextReview);
 export type LegalEntity = z.infer<typeof legalEntitySchema>;
 
 export const personalInformationSchema = z.object({
@@ -357,37 +361,86 @@ export type NaturalPersonSearchQuery = z.infer<typeof naturalPersonSearchQuerySc
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();
 
-export const corporateInformationInputSchema = z.object({
-  companyName: z.string().trim().min(1, 'Enter the company name.').max(200),
-  registrationNumber: z
-    .string()
-    .trim()
-    .min(1, 'Enter the registration number.')
-    .max(64)
-    // Spaces, dashes, dots and slashes do not count (`ABC-1` and `ABC 1` are one number).
-    .refine(
-      (text) => text === '' || normalisedRegistrationNumber(text) !== '',
-      'A registration number needs more than spaces, dashes, dots and slashes.',
-    ),
-  country: countryCodeSchema,
-  dateofIncorporation: isoDateSchema.nullable().optional(),
-  duns: dunsSchema.optional(),
-  glei: leiSchema.optional(),
-  companyPhone: z.string().trim().max(40).nullable().optional(),
-  email: emailSchema.optional(),
-  primaryAddress: optionalText(200),
-  city: optionalText(100),
-  stateProvince: optionalText(100),
-  postalCode: optionalText(20),
-});
+/** Today's date (`YYYY-MM-DD`, UTC): the server's clock on the server, the browser's in the form. */
+export type Today = () => string;
+
+/** The UTC calendar date of an instant: decisions.md counts "today" in UTC on both sides. */
+export function utcDateOf(instant: Date): string {
+  return instant.toISOString().slice(0, 10);
+}
+
+/** Today by the clock of whoever runs this (the browser in the console). */
+export const wallClockToday: Today = () => utcDateOf(new Date());
+
+/** A real date that is not after today (UTC); the message names today's date. */
+function notAfterTodaySchema(today: Today, what: string) {
+  return isoDateSchema.superRefine((date, context) => {
+    const todayDate = today();
+    if (date > todayDate) {
+      context.addIssue({
+        code: 'custom',
+        message: `${what} cannot be after today (${todayDate}, UTC).`,
+      });
+    }
+  });
+}
+
+const phoneTextSchema = z.string().trim().max(40);
+
+export function corporateInformationInputSchemaFor(today: Today) {
+  return z
+    .object({
+      companyName: z.string().trim().min(1, 'Enter the company name.').max(200),
+      registrationNumber: z
+        .string()
+        .trim()
+        .min(1, 'Enter the registration number.')
+        .max(64)
+        // Spaces, dashes, dots and slashes do not count (`ABC-1` and `ABC 1` are one number).
+        .refine(
+          (text) => text === '' || normalisedRegistrationNumber(text) !== '',
+          'A registration number needs more than spaces, dashes, dots and slashes.',
+        ),
+      country: countryCodeSchema,
+      dateofIncorporation: notAfterTodaySchema(today, 'The date of incorporation')
+        .nullable()
+        .optional(),
+      duns: dunsSchema.optional(),
+      glei: leiSchema.optional(),
+      companyPhone: phoneTextSchema.nullable().optional(),
+      email: emailSchema.optional(),
+      primaryAddress: optionalText(200),
+      city: optionalText(100),
+      stateProvince: optionalText(100),
+      postalCode: optionalText(20),
+    })
+    .superRefine((info, context) => {
+      // Runs even when other fields failed: the phone's error belongs on the phone either way.
+      if (info.companyPhone && typeof info.country === 'string') {
+        addPhoneIssue(context, info.companyPhone, info.country, ['companyPhone']);
+      }
+    });
+}
 
 export const primaryContactInputSchema = z.object({
   firstName: z.string().trim().min(1, 'Enter the first name.').max(100),
   lastName: z.string().trim().min(1, 'Enter the last name.').max(100),
   email: emailSchema,
-  phone: z.string().trim().max(40).optional(),
+  phone: phoneTextSchema.optional(),
 });
 
+function addPhoneIssue(
+  context: z.RefinementCtx,
+  phone: string,
+  country: string,
+  path: (string | number)[],
+): void {
+  if (!(COUNTRY_CODES as readonly string[]).includes(country)) return;
+  const problem = phoneProblemOf(phone, country);
+  if (problem) context.addIssue({ code: 'custom', path, message: problem });
+}
+
+/** A verification's fields as stored and shown (held decisions echo them), without the date rules. */
 export const verificationInputSchema = z.object({
   legalEntityVerification: z.boolean(),
   verificationStatus: kycStatusSchema,
@@ -397,6 +450,37 @@ export const verificationInputSchema = z.object({
   nextReviewDate: isoDateSchema,
   verificationIssues: z.array(z.string().trim().min(1).max(500)).max(50).default([]),
 });
+
+/**
+ * The date rules of a verification (decisions.md, "Dates"): dated no later than today, next review
+ * after the verification date. Added to the create payload's verifications and to recorded outcomes.
+ */
+export function withVerificationDateRules<
+  S extends z.ZodType<{ verificationDate: string; nextReviewDate: string }>,
+>(schema: S, today: Today) {
+  return schema.superRefine((verification, context) => {
+    // A date that failed its own format check has its error already; comparing it would add noise.
+    const dated = [verification.verificationDate, verification.nextReviewDate].every(
+      (date) => isoDateSchema.safeParse(date).success,
+    );
+    if (!dated) return;
+    const todayDate = today();
+    if (verification.verificationDate > todayDate) {
+      context.addIssue({
+        code: 'custom',
+        path: ['verificationDate'],
+        message: `The verification date cannot be after today (${todayDate}, UTC).`,
+      });
+    }
+    if (verification.nextReviewDate <= verification.verificationDate) {
+      context.addIssue({
+        code: 'custom',
+        path: ['nextReviewDate'],
+        message: 'The next review date must be after the verification date.',
+      });
+    }
+  });
+}
 
 export const documentInputSchema = z.object({
   fileName: z
@@ -430,15 +514,35 @@ export const documentInputSchema = z.object({
 });
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
-/** The create payload: the console's form and the server validate with this one schema. */
-export const legalEntityCreateSchema = z.object({
-  externalID: z.string().trim().min(1).max(100).optional(),
-  // It drives the four-eyes rule and the review cycle (decisions.md, "Risk level").
-  riskLevel: riskLevelSchema.default(DEFAULT_RISK_LEVEL),
-  corporateInformation: corporateInformationInputSchema,
-  primaryContact: primaryContactInputSchema.optional(),
-  corporateVerifications: z.array(verificationInputSchema).max(20).optional(),
-  supportingDocuments: z.array(documentInputSchema).max(20).optional(),
-});
+/**
+ * The create payload for a given today: the console's form (browser clock) and the server (its
+ * clock, `services.now`) validate with this one definition.
+ */
+export function legalEntityCreateSchemaFor(today: Today) {
+  return z
+    .object({
+      externalID: z.string().trim().min(1).max(100).optional(),
+      // It drives the four-eyes rule and the review cycle (decisions.md, "Risk level").
+      riskLevel: riskLevelSchema.default(DEFAULT_RISK_LEVEL),
+      corporateInformation: corporateInformationInputSchemaFor(today),
+      primaryContact: primaryContactInputSchema.optional(),
+      corporateVerifications: z
+        .array(withVerificationDateRules(verificationInputSchema, today))
+        .max(20)
+        .optional(),
+      supportingDocuments: z.array(documentInputSchema).max(20).optional(),
+    })
+    .superRefine((input, context) => {
+      // The contact's number is read in the company's country unless given in international form.
+      const phone = input.primaryContact?.phone;
+      const country = input.corporateInformation.country;
+      if (phone && typeof country === 'string') {
+        addPhoneIssue(context, phone, country, ['primaryContact', 'phone']);
+      }
+    });
+}
+
+/** The create payload checked against the wall clock's today (UTC). */
+export const legalEntityCreateSchema = legalEntityCreateSchemaFor(wallClockToday);
 export type LegalEntityCreateInput = z.input<typeof legalEntityCreateSchema>;
 export type LegalEntityCreate = z.infer<typeof legalEntityCreateSchema>;

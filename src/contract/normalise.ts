@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { toAlpha2CountryCode } from './countries.ts';
+import { currentVerificationOf, type DatedVerification } from './current-verification.ts';
 import type { kycMetaDataInputSchema, naturalPersonInputSchema } from './entities.ts';
 
 /** `0` and `"High"` alike: a numeric risk level is shown as its number. */
@@ -86,5 +87,22 @@ export function normaliseNaturalPerson<P extends z.output<typeof naturalPersonIn
     ...person,
     id: person.id ?? person.kycMetaData.entityID ?? '',
     type: 'Natural Person',
+  };
+}
+
+/**
+ * A legal entity's next review is its newest verification's (decisions.md), whatever the service
+ * stored: the real service's record may disagree, and the console shows the rule's date in both
+ * modes. The status stays as the service gave it; without verifications the stored date stands.
+ */
+export function normaliseNextReview<
+  E extends { corporateVerifications?: DatedVerification[]; kycMetaData?: KycMetaData },
+>(entity: E): E {
+  const current = currentVerificationOf(entity.corporateVerifications ?? []);
+  if (!current || !entity.kycMetaData || current.nextKYCReview === null) return entity;
+  if (entity.kycMetaData.nextKYCReview === current.nextKYCReview) return entity;
+  return {
+    ...entity,
+    kycMetaData: { ...entity.kycMetaData, nextKYCReview: current.nextKYCReview },
   };
 }

@@ -6,11 +6,11 @@ import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
 /**
  * Windows of the review queue (docs/reviews.md), against today's UTC date: `overdue` before
  * today; `7d` and `30d` from today to 7 or 30 days ahead, both ends included, overdue excluded;
- * `all` every entity with a next review date.
+ * `all` every entity with a next review date; `undated` every entity without one.
  */
-export const REVIEW_WINDOWS = ['overdue', '7d', '30d', 'all'] as const;
+export const REVIEW_WINDOWS = ['overdue', '7d', '30d', 'all', 'undated'] as const;
 export const reviewWindowSchema = z.enum(REVIEW_WINDOWS, {
-  error: 'due must be one of overdue, 7d, 30d, all.',
+  error: 'due must be one of overdue, 7d, 30d, all, undated.',
 });
 export type ReviewWindow = z.infer<typeof reviewWindowSchema>;
 
@@ -59,17 +59,22 @@ export const reviewItemSchema = z.object({
   country: z.string().nullable(),
   kycStatus: z.string(),
   riskLevel: z.string(),
-  nextReviewDate: isoDateSchema,
+  /** Null in the `undated` window only. */
+  nextReviewDate: isoDateSchema.nullable(),
   /** Where the queue continues after this item: the `cursor` that pages from here (next navigation). */
   cursor: z.string(),
 });
 export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
-/** How many entities of the filters fall in each window (`due7` and `due30` both start today). */
+/**
+ * How many entities of the filters fall in each window (`due7` and `due30` both start today);
+ * `undated`: those without a next review date.
+ */
 export const reviewCountsSchema = z.object({
   overdue: z.number().int(),
   due7: z.number().int(),
   due30: z.number().int(),
+  undated: z.number().int(),
 });
 export type ReviewCounts = z.infer<typeof reviewCountsSchema>;
 

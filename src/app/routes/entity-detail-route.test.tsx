@@ -123,7 +123,8 @@ test('a legal entity shows its header, corporate information, KYC, verifications
 
   const kyc = within(section('KYC'));
   expect(kyc.getByText('NW-001')).toBeInTheDocument();
-  expect(kyc.getByText('15 Jan 2027')).toBeInTheDocument();
+  // The newest verification's next review (decisions.md), not the 15 Jan 2027 the record stored.
+  expect(kyc.getByText('15 Jan 2020')).toBeInTheDocument();
 
   const verifications = within(section('Verifications')).getAllByRole('article');
   expect(verifications).toHaveLength(2);

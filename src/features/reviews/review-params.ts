@@ -68,6 +68,7 @@ export const WINDOW_LABELS: Record<ReviewWindow, string> = {
   '7d': 'Due in 7 days',
   '30d': 'Due in 30 days',
   all: 'All',
+  undated: 'Undated',
 };
 
 /** The count of a window, where the server counts it (not for `all`). */
@@ -76,5 +77,6 @@ export function countOf(counts: ReviewCounts | undefined, window: ReviewWindow) 
   if (window === 'overdue') return counts.overdue;
   if (window === '7d') return counts.due7;
   if (window === '30d') return counts.due30;
+  if (window === 'undated') return counts.undated;
   return undefined;
 }

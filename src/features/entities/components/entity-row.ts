@@ -1,4 +1,5 @@
-import type { Entity, Verification } from '../../../contract/entities.ts';
+import { currentVerificationOf } from '../../../contract/current-verification.ts';
+import type { Entity } from '../../../contract/entities.ts';
 
 /** What one table row shows, derived from either kind of entity. */
 export interface EntityRow {
@@ -10,24 +11,6 @@ export interface EntityRow {
   status: string | null;
   nextReview: string | null;
   documentCount: number | null;
-}
-
-function newest(verifications: readonly Verification[]): Verification | undefined {
-  return verifications.reduce<Verification | undefined>(
-    (latest, candidate) =>
-      !latest || (candidate.verificationDate ?? '') > (latest.verificationDate ?? '')
-        ? candidate
-        : latest,
-    undefined,
-  );
-}
-
-function earliestReview(verifications: readonly Verification[]): string | null {
-  const dates = verifications
-    .map((verification) => verification.nextReviewDate)
-    .filter((date): date is string => Boolean(date))
-    .sort();
-  return dates[0] ?? null;
 }
 
 export function personName(info: {
@@ -53,16 +36,16 @@ export function toEntityRow(entity: Entity): EntityRow {
   }
   const verifications = entity.corporateVerifications;
   // The newest verification is the freshest judgement; without verifications the KYC status stands.
-  const verificationStatus = verifications ? newest(verifications)?.verificationStatus : undefined;
+  const current = currentVerificationOf(verifications ?? []);
   return {
     id: entity.id,
     name: entity.corporateInformation.companyName,
     typeLabel: 'Legal entity',
     countryCode: entity.corporateInformation.country ?? null,
     registrationNumber: entity.corporateInformation.registrationNumber ?? null,
-    status: verificationStatus ?? entity.kycMetaData?.kycStatus ?? null,
-    nextReview:
-      entity.kycMetaData?.nextKYCReview ?? (verifications ? earliestReview(verifications) : null),
+    status: current?.kycStatus ?? entity.kycMetaData?.kycStatus ?? null,
+    // The normaliser already set the date from the newest verification where there is metadata.
+    nextReview: entity.kycMetaData?.nextKYCReview ?? current?.nextKYCReview ?? null,
     documentCount: entity.supportingDocuments?.length ?? null,
   };
 }

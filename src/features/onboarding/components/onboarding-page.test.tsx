@@ -413,3 +413,121 @@ test('removes file bytes an older console left in a draft as soon as the draft i
   expect(stored).toContain('statement.pdf');
   expect(stored).not.toContain('JVBERi0x');
 });
+
+/** A restored draft of a GB company, with `change` applied to its values. */
+function restoreDraft(change: (values: ReturnType<typeof emptyOnboardingValues>) => void) {
+  const values = emptyOnboardingValues();
+  values.corporateInformation.companyName = 'Dated Holdings Ltd';
+  values.corporateInformation.registrationNumber = 'DH-1';
+  values.corporateInformation.country = 'GB';
+  change(values);
+  const draft: OnboardingDraft = {
+    values,
+    idempotencyKey: 'key-d',
+    savedAt: '2026-11-26T10:00:00Z',
+  };
+  sessionStorage.setItem(DRAFT_STORAGE_KEY, JSON.stringify(draft));
+}
+
+function verificationValues(verificationDate: string, nextReviewDate: string) {
+  return {
+    legalEntityVerification: true,
+    verificationStatus: 'Accepted',
+    verificationDate,
+    verificationSource: 'Manual Entry',
+    businessStatement: '',
+    nextReviewDate,
+    verificationIssues: '',
+  };
+}
+
+describe('date and phone rules, on the fields', () => {
+  const zone = process.env.TZ;
+  afterEach(() => {
+    vi.useRealTimers();
+    process.env.TZ = zone;
+  });
+
+  /** The browser's clock at `instant`, in time zone `tz`. */
+  function browserAt(instant: string, tz: string) {
+    process.env.TZ = tz;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(instant));
+  }
+
+  test('refuses tomorrow (UTC) even where it is already tomorrow locally, and impossible dates and phones', async () => {
+    // 23:30 UTC on 26 November: 13:30 on 27 November at UTC+14 (Kiribati).
+    browserAt('2026-11-26T23:30:00Z', 'Pacific/Kiritimati');
+    restoreDraft((values) => {
+      values.corporateInformation.dateofIncorporation = '2026-11-27';
+      values.corporateInformation.companyPhone = 'call me maybe';
+      values.hasPrimaryContact = true;
+      values.primaryContact = {
+        firstName: 'Ada',
+        lastName: 'Byrne',
+        email: 'ada@example.com',
+        phone: '637 874 163',
+      };
+      values.corporateVerifications = [
+        verificationValues('2026-11-27', '2027-11-27'),
+        verificationValues('2026-01-10', '2026-01-10'),
+        verificationValues('2027-02-28', '2027-02-29'),
+      ];
+    });
+    const requests = countRequests();
+    const { user } = renderOnboarding();
+    await user.click(createButton());
+
+    await waitFor(() =>
+      expect(
+        screen.getByLabelText('Date of incorporation', { selector: 'input' }),
+      ).toHaveAccessibleDescription(
+        'The date of incorporation cannot be after today (2026-11-26, UTC).',
+      ),
+    );
+    expect(screen.getByRole('textbox', { name: 'Company phone' })).toHaveAccessibleDescription(
+      'Not a valid phone number in GB. A number from another country starts with + and its country code.',
+    );
+    // A Spanish mobile number is not a British one unless given as +34 637 874 163.
+    expect(screen.getByRole('textbox', { name: 'Phone' })).toHaveAccessibleDescription(
+      expect.stringContaining('Not a valid phone number in GB.'),
+    );
+    const verificationDates = screen.getAllByLabelText(/^Verification date/, { selector: 'input' });
+    const nextReviewDates = screen.getAllByLabelText(/^Next review date/, { selector: 'input' });
+    expect(verificationDates[0]).toHaveAccessibleDescription(
+      'The verification date cannot be after today (2026-11-26, UTC).',
+    );
+    expect(nextReviewDates[1]).toHaveAccessibleDescription(
+      'The next review date must be after the verification date.',
+    );
+    expect(nextReviewDates[2]).toHaveAccessibleDescription('This date does not exist.');
+    expect(requests).toHaveLength(0);
+  });
+
+  test('takes today (UTC) where it is still yesterday locally, 29 February of a leap year and valid phones', async () => {
+    // 00:30 UTC on 29 February 2028: 12:30 on 28 February at UTC-12.
+    browserAt('2028-02-29T00:30:00Z', 'Etc/GMT+12');
+    restoreDraft((values) => {
+      values.corporateInformation.dateofIncorporation = '2028-02-29';
+      values.corporateInformation.companyPhone = '020 7946 0958';
+      values.hasPrimaryContact = true;
+      values.primaryContact = {
+        firstName: 'Ada',
+        lastName: 'Byrne',
+        email: 'ada@example.com',
+        phone: '+34 637 874 163',
+      };
+      values.corporateVerifications = [verificationValues('2028-02-29', '2029-02-28')];
+    });
+    const requests = acceptCreates();
+    const { user } = renderOnboarding();
+    await user.click(createButton());
+
+    await screen.findByRole('heading', { name: /^Entity / });
+    expect(legalEntityCreateSchema.parse(requests[0]?.body)).toMatchObject({
+      corporateInformation: { dateofIncorporation: '2028-02-29', companyPhone: '020 7946 0958' },
+      primaryContact: { phone: '+34 637 874 163' },
+      corporateVerifications: [{ verificationDate: '2028-02-29', nextReviewDate: '2029-02-28' }],
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Fieldset, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
-import { KYC_STATUSES } from '../../../contract/entities.ts';
+import { KYC_STATUSES, wallClockToday } from '../../../contract/entities.ts';
 import {
   firstErrorMessage,
   MAX_VERIFICATIONS,
@@ -9,13 +9,6 @@ import {
   type OnboardingFormValues,
 } from '../onboarding-form.ts';
 import { FormTextarea, FormTextInput } from './form-fields.tsx';
-
-/** Today in the reviewer's own time zone, as `YYYY-MM-DD`. */
-function today(): string {
-  const now = new Date();
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 export function VerificationsSection() {
   const { control, register, getValues } = useFormContext<OnboardingFormValues>();
@@ -105,7 +98,8 @@ export function VerificationsSection() {
         <Button
           variant="light"
           leftSection={<IconPlus size={16} aria-hidden />}
-          onClick={() => append(newVerificationValues(today(), getValues('riskLevel')))}
+          // Today in UTC, as the schema counts it: at UTC+14 the local date is already tomorrow.
+          onClick={() => append(newVerificationValues(wallClockToday(), getValues('riskLevel')))}
           disabled={fields.length >= MAX_VERIFICATIONS}
         >
           Add verification

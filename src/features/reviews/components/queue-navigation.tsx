@@ -16,6 +16,7 @@ const IN_WINDOW: Record<ReviewWindow, string> = {
   overdue: 'overdue',
   '7d': 'due in 7 days',
   '30d': 'due in 30 days',
+  undated: 'undated',
   all: 'in the queue',
 };
 

@@ -29,7 +29,7 @@ function page(items: ReviewItem[], nextCursor: string | null = null): ReviewQueu
     message: '',
     data: items,
     nextCursor,
-    counts: { overdue: 3, due7: 5, due30: 12 },
+    counts: { overdue: 3, due7: 5, due30: 12, undated: 4 },
     today: '2026-06-10',
   };
 }
@@ -73,6 +73,29 @@ test('shows the counts as tabs and the overdue entities with how overdue they ar
     '/entities/entity-2?queue=overdue&after=cursor-2&position=2',
   );
   expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 3');
+});
+
+test('shows the undated window with its count: entities without a next review date', async () => {
+  const asked = serveQueue((params) =>
+    params.get('due') === 'undated'
+      ? page([item(7, { nextReviewDate: null, name: 'Undated Holdings Ltd' })])
+      : page([item(1, { nextReviewDate: '2026-06-09' })]),
+  );
+  const { user, router } = renderRoute(<ReviewsPage />, { path: '/reviews' });
+  await screen.findByRole('table', { name: /Overdue reviews/ });
+
+  await user.click(screen.getByRole('tab', { name: /Undated\s*4/ }));
+  const table = await screen.findByRole('table', { name: /without a next review date/ });
+  expect(router.state.location.search).toBe('?due=undated');
+  expect(asked.at(-1)?.get('due')).toBe('undated');
+  const [, row] = within(table).getAllByRole('row');
+  if (!row) throw new Error('expected one row under the header');
+  expect(within(row).getByRole('link', { name: 'Undated Holdings Ltd' })).toHaveAttribute(
+    'href',
+    '/entities/entity-7?queue=undated&after=cursor-7&position=1',
+  );
+  expect(within(row).getAllByText('—')).toHaveLength(2);
+  expect(screen.getByRole('status')).toHaveTextContent('Showing 1 of 4');
 });
 
 test('keeps the window and the filters in the address and asks the server with them', async () => {

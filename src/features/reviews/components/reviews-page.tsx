@@ -41,6 +41,7 @@ const EMPTY_TITLES: Record<ReviewWindow, string> = {
   '7d': 'Nothing due in the next 7 days',
   '30d': 'Nothing due in the next 30 days',
   all: 'No entity has a next review date',
+  undated: 'Every entity has a next review date',
 };
 
 const CAPTIONS: Record<ReviewWindow, string> = {
@@ -48,6 +49,7 @@ const CAPTIONS: Record<ReviewWindow, string> = {
   '7d': 'Reviews due from today to 7 days ahead, soonest first',
   '30d': 'Reviews due from today to 30 days ahead, soonest first',
   all: 'Every scheduled review, soonest first',
+  undated: 'Entities without a next review date, by ID',
 };
 
 const COUNTRY_OPTIONS = COUNTRY_CODES.map((code) => ({ value: code, label: countryName(code) }))
