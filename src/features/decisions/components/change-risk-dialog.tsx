@@ -1,7 +1,6 @@
-import { Alert, Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
+import { Modal, Select, Stack, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconUsers } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
@@ -12,6 +11,7 @@ import {
 import { RISK_LEVELS } from '../../../contract/entities.ts';
 import { useChangeRiskLevel } from '../api/decision-queries.ts';
 import { serverFailure } from './person-review-dialog.tsx';
+import { DecisionFormFooter } from './decision-form-footer.tsx';
 
 const resolver = zodResolver(riskLevelChangeSchema);
 
@@ -120,29 +120,19 @@ function ChangeRiskForm({
           {...form.register('reason')}
           error={errors.reason?.message}
         />
-        {heldForSecondReviewer && (
-          <Alert color="blue" icon={<IconUsers size={18} aria-hidden />} title="Four-eyes rule">
-            Lowering a High risk waits for a second reviewer: it applies once another account
-            confirms it.
-          </Alert>
-        )}
-        {failure && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle size={18} aria-hidden />}
-            title="The risk level was not changed"
-          >
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={change.isPending}>
-            Change risk
-          </Button>
-        </Group>
+        <DecisionFormFooter
+          heldNotice={
+            heldForSecondReviewer
+              ? 'Lowering a High risk waits for a second reviewer: it applies once another account confirms it.'
+              : undefined
+          }
+          failure={
+            failure ? { title: 'The risk level was not changed', message: failure } : undefined
+          }
+          submitLabel="Change risk"
+          submitting={change.isPending}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );

@@ -1,18 +1,6 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  ScrollArea,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Modal, ScrollArea, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconUsers } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
@@ -26,6 +14,7 @@ import {
 import { KYC_STATUSES } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useRecordVerification } from '../api/decision-queries.ts';
+import { DecisionFormFooter, HELD_OUTCOME_NOTICE } from './decision-form-footer.tsx';
 
 interface OutcomeFormValues {
   verificationStatus: string;
@@ -215,29 +204,17 @@ function OutcomeForm({
           {...form.register('issues')}
           error={errors.issues?.message}
         />
-        {status === 'Accepted' && acceptNeedsSecondReviewer && (
-          <Alert color="blue" icon={<IconUsers size={18} aria-hidden />} title="Four-eyes rule">
-            An Accepted outcome here waits for a second reviewer: it applies once another account
-            confirms it.
-          </Alert>
-        )}
-        {failure && (
-          <Alert
-            color="red"
-            icon={<IconAlertCircle size={18} aria-hidden />}
-            title="The outcome was not recorded"
-          >
-            {failure}
-          </Alert>
-        )}
-        <Group justify="flex-end" mt="sm">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={record.isPending}>
-            Record outcome
-          </Button>
-        </Group>
+        <DecisionFormFooter
+          heldNotice={
+            status === 'Accepted' && acceptNeedsSecondReviewer ? HELD_OUTCOME_NOTICE : undefined
+          }
+          failure={
+            failure ? { title: 'The outcome was not recorded', message: failure } : undefined
+          }
+          submitLabel="Record outcome"
+          submitting={record.isPending}
+          onCancel={onClose}
+        />
       </Stack>
     </form>
   );
