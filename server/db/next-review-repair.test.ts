@@ -60,7 +60,7 @@ afterAll(async () => {
 describe(`0023_next_review_from_newest_verification (${testEngine})`, () => {
   it('sets every legal entity stored under the old rules to its newest verification, and says how many', async () => {
     const migrator = new Migrator({ db, provider: migrationProvider });
-    const before = await migrator.migrateTo('0021_company_quadgrams_without_columns');
+    const before = await migrator.migrateTo('0022_accent_folded_search');
     expect(before.error).toBeUndefined();
 
     const histories = fc.sample(historyArbitrary, { numRuns: 60, seed: 2811 });

@@ -309,7 +309,8 @@ describe('onboarding, person reviews and risk changes in detail (FOUR_EYES=high)
       kycStatus: 'Review',
       nextKYCReview: '2026-06-17',
       author: server.account.username,
-      at: now().toISOString(),
+      // Recorded in the same millisecond as the first: one later, so the time gives the order.
+      at: new Date(now().getTime() + 1).toISOString(),
       state: 'applied',
     });
   });

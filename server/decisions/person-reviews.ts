@@ -14,6 +14,7 @@ import {
   holdDecision,
   personReviewOf,
   type DecisionContext,
+  recordedAfter,
 } from './service.ts';
 
 const noPerson = (id: string) => new ApiError(404, `No natural person has the id ${id}.`);
@@ -43,6 +44,7 @@ export async function recordPersonReview(
     if (!person) throw noPerson(personId);
     await assertNothingPending(transaction, personId);
     const rule = fourEyesRuleOf(context.fourEyes, input.kycStatus, person.risk_level);
+    const latest = (await repository.listPersonReviews(personId))[0]?.at;
     const row: PersonReviewRow = {
       id: crypto.randomUUID(),
       entity_id: personId,
@@ -50,7 +52,7 @@ export async function recordPersonReview(
       next_kyc_review: input.nextKYCReview,
       reason: input.reason,
       author: context.caller.username,
-      at,
+      at: recordedAfter(latest, at),
       state: rule === undefined ? 'applied' : 'pending',
     };
     await repository.insertPersonReview(row);

@@ -161,13 +161,12 @@ export async function holdDecision(
 }
 
 /**
- * When the outcome is recorded: now, or a millisecond after the entity's latest verification when
- * the clock has not moved past it (one millisecond, or another instance's clock ahead), so that
- * created_at always gives the order recorded.
+ * When a decision is recorded: now, or a millisecond after the entity's latest one when the clock
+ * has not moved past it (one millisecond, or another instance's clock ahead), so that the time
+ * always gives the order recorded.
  */
-function recordedAt(stored: readonly VerificationRow[], at: string): string {
-  const latest = stored.reduce((max, row) => (row.created_at > max ? row.created_at : max), '');
-  if (latest < at) return at;
+export function recordedAfter(latest: string | undefined, at: string): string {
+  if (latest === undefined || latest < at) return at;
   return new Date(Date.parse(latest) + 1).toISOString();
 }
 
@@ -192,7 +191,13 @@ async function applyOutcome(
     business_statement: outcome.businessStatement,
     next_review_date: outcome.nextReviewDate,
     verification_issues: JSON.stringify(outcome.verificationIssues),
-    created_at: recordedAt(stored, at),
+    created_at: recordedAfter(
+      stored.reduce<string | undefined>(
+        (max, row) => (max === undefined || row.created_at > max ? row.created_at : max),
+        undefined,
+      ),
+      at,
+    ),
   };
   const repository = decisionsRepository(transaction);
   await repository.insertVerification(row);
