@@ -5,11 +5,8 @@ import {
 } from '../../src/contract/current-verification.ts';
 import { digitsOnly } from '../../src/contract/identifiers.ts';
 import type { PendingVerification } from '../../src/contract/decisions.ts';
-import {
-  DEFAULT_RISK_LEVEL,
-  type LegalEntity,
-  type LegalEntityCreate,
-} from '../../src/contract/entities.ts';
+import { DEFAULT_RISK_LEVEL, type LegalEntity } from '../../src/contract/entities.ts';
+import type { LegalEntityCreate } from '../../src/contract/legal-entity-create.ts';
 import { identifyFileType } from '../../src/contract/file-type.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';

@@ -9,7 +9,6 @@ import { idSchema } from '../../src/contract/common.ts';
 import {
   entityListQuerySchema,
   entityListResponseSchema,
-  legalEntityCreateSchemaFor,
   legalEntityResponseSchema,
   legalEntitySearchQuerySchema,
   MAX_DOCUMENT_BYTES,
@@ -18,6 +17,7 @@ import {
   searchResponseSchema,
   utcDateOf,
 } from '../../src/contract/entities.ts';
+import { legalEntityCreateSchemaFor } from '../../src/contract/legal-entity-create.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { LegalEntityCreateInput } from '../../src/contract/entities.ts';
+import type { LegalEntityCreateInput } from '../../src/contract/legal-entity-create.ts';
 import { withLeiCheckDigits } from '../../src/contract/identifiers.ts';
 import type { TestServer } from '../testing/harness.ts';
 

@@ -15,11 +15,11 @@ import {
   documentDetailResponseSchema,
   documentListResponseSchema,
   entityListResponseSchema,
-  legalEntityCreateSchema,
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   naturalPersonSchema,
 } from './entities.ts';
+import { legalEntityCreateSchema } from './legal-entity-create.ts';
 import { normaliseTimestamp } from './normalise.ts';
 
 test('reads the type=all list of the real service, whose person has list-style KYC metadata', () => {

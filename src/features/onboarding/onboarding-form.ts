@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defaultNextReviewDate } from '../../contract/decisions.ts';
+import { DEFAULT_RISK_LEVEL } from '../../contract/entities.ts';
 import {
-  DEFAULT_RISK_LEVEL,
   legalEntityCreateSchema,
   type LegalEntityCreateInput,
-} from '../../contract/entities.ts';
+} from '../../contract/legal-entity-create.ts';
 
 export interface VerificationValues {
   legalEntityVerification: boolean;

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { legalEntityResponseSchema, type LegalEntityCreate } from '../../../contract/entities.ts';
+import { legalEntityResponseSchema } from '../../../contract/entities.ts';
+import type { LegalEntityCreate } from '../../../contract/legal-entity-create.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { entityQueries } from '../../entities/api/entity-queries.ts';
 

@@ -8,7 +8,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import type { FieldError } from '../../../contract/common.ts';
-import type { LegalEntityCreate } from '../../../contract/entities.ts';
+import type { LegalEntityCreate } from '../../../contract/legal-entity-create.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useCreateLegalEntity } from '../api/use-create-legal-entity.ts';
