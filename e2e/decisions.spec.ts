@@ -82,7 +82,9 @@ test('a reviewer records an outcome, leaves a note and approves a document; a Hi
   await page.goto(`/entities/${highRisk.id}`);
   await recordOutcome(page, 'Accepted');
   await dismissNotification(page, 'Waiting for a second reviewer');
-  await expect(page.getByText('Waiting for a second reviewer')).toBeVisible();
+  // The decision panel says so (the Activity's line about the held outcome says it too).
+  const held = page.getByRole('group', { name: 'Decision waiting for a second reviewer' });
+  await expect(held.getByText('Waiting for a second reviewer', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Confirm' })).toBeHidden();
   await axe();
 

@@ -34,6 +34,7 @@ export interface ReviewQueueRow {
   next_kyc_review: string | null;
   company_name: string | null;
   first_name: string | null;
+  middle_name: string | null;
   last_name: string | null;
 }
 
@@ -85,6 +86,7 @@ export function reviewsRepository(db: Db) {
             'entities.next_kyc_review',
             'legal_entities.company_name',
             'natural_persons.first_name',
+            'natural_persons.middle_name',
             'natural_persons.last_name',
           ])
           .where((eb) => inQueue(eb, range, filter))

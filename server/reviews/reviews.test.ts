@@ -52,9 +52,12 @@ async function legalEntityDue(reviewed: Reviewed): Promise<string> {
   return legalEntityId;
 }
 
-async function personDue(reviewed: Reviewed & { first: string; last: string }): Promise<string> {
+async function personDue(
+  reviewed: Reviewed & { first: string; middle?: string; last: string },
+): Promise<string> {
   const id = await insertNaturalPerson(db, {
     first_name: reviewed.first,
+    middle_name: reviewed.middle ?? null,
     last_name: reviewed.last,
     country_code: reviewed.country ?? 'GB',
   });
@@ -156,6 +159,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     const person = await personDue({
       date: '2026-06-01',
       first: 'Ada',
+      middle: 'Mary',
       last: 'Byrne',
       country: 'DE',
     });
@@ -174,7 +178,8 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     expect(byId.get(person)).toEqual({
       entityId: person,
       type: 'Natural Person',
-      name: 'Ada Byrne',
+      // With the middle name, as the person's page and the entity list name them.
+      name: 'Ada Mary Byrne',
       country: 'DE',
       kycStatus: 'Pending',
       riskLevel: 'Medium',

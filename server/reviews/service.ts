@@ -80,7 +80,7 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
     type: legal ? 'Legal Entity' : 'Natural Person',
     name: legal
       ? (row.company_name ?? '')
-      : [row.first_name, row.last_name].filter(Boolean).join(' '),
+      : [row.first_name, row.middle_name, row.last_name].filter(Boolean).join(' '),
     country: row.country,
     kycStatus: row.kyc_status,
     riskLevel: row.risk_level,

@@ -31,7 +31,14 @@ export function StatusBadge({ status, size = 'sm' }: StatusBadgeProps) {
     );
   }
   return (
-    <Badge variant="light" color={colorOf(status)} size={size} tt="none">
+    // Never cut to "Acc…": a narrow table column widens for the word instead (the queue on a phone).
+    <Badge
+      variant="light"
+      color={colorOf(status)}
+      size={size}
+      tt="none"
+      style={{ minWidth: 'max-content' }}
+    >
       {status}
     </Badge>
   );

@@ -54,7 +54,7 @@ export type ReviewQueueQuery = z.infer<typeof reviewQueueQuerySchema>;
 export const reviewItemSchema = z.object({
   entityId: z.string(),
   type: z.enum(['Legal Entity', 'Natural Person']),
-  /** The company name, or the person's "First Last". */
+  /** The company name, or the person's "First Middle Last", as their page heads it. */
   name: z.string(),
   country: z.string().nullable(),
   kycStatus: z.string(),

@@ -50,13 +50,37 @@ test('review decisions read as what they were', () => {
       rule: 'high-risk',
     }),
   ).toBe('Recorded outcome Accepted, next review 5 Dec 2026, waiting for a second reviewer');
+  // A person's review as the server records it (server/decisions/person-reviews.ts).
   expect(
     sentence('person.review', {
-      status: 'Rejected',
-      nextReviewDate: '2027-01-31',
+      reviewId: DOCUMENT_ID,
+      kycStatus: 'Rejected',
+      nextKYCReview: '2027-01-31',
       reason: 'ID expired',
+      state: 'applied',
     }),
   ).toBe('Recorded outcome Rejected, next review 31 Jan 2027: ID expired');
+  expect(
+    sentence('person.review', {
+      kycStatus: 'Accepted',
+      nextKYCReview: '2027-01-31',
+      reason: 'Checked',
+      state: 'pending',
+      pendingId: DOCUMENT_ID,
+      rule: 'high-risk',
+    }),
+  ).toBe(
+    'Recorded outcome Accepted, next review 31 Jan 2027, waiting for a second reviewer: Checked',
+  );
+  expect(
+    sentence('person.review', {
+      kycStatus: 'Accepted',
+      nextKYCReview: '2027-01-31',
+      reason: 'Checked',
+      state: 'confirmed',
+      recordedBy: 'alice',
+    }),
+  ).toBe('Confirmed outcome Accepted, next review 31 Jan 2027 recorded by alice: Checked');
   expect(
     sentence('verification.confirm', {
       pendingId: DOCUMENT_ID,
@@ -95,6 +119,18 @@ test('requests, notes, creation and risk changes', () => {
   expect(sentence('entity.risk-level', { from: 'High', to: 'Low', held: true, reason: 'x' })).toBe(
     'Changed risk High → Low, waiting for a second reviewer: x',
   );
+  expect(
+    sentence('entity.risk-level', { from: 'High', to: 'Low', state: 'pending', reason: 'x' }),
+  ).toBe('Changed risk High → Low, waiting for a second reviewer: x');
+  expect(
+    sentence('entity.risk-level', {
+      from: 'High',
+      to: 'Low',
+      state: 'confirmed',
+      recordedBy: 'alice',
+      reason: 'x',
+    }),
+  ).toBe('Confirmed risk change High → Low recorded by alice: x');
 });
 
 test('an action this console does not know reads as its label and reason, never an ID', () => {

@@ -48,13 +48,26 @@ function because(event: AuditEvent): string {
   return reason ? `: ${reason}` : '';
 }
 
+/** Held for a second reviewer: `held: true` on outcomes, `state: 'pending'` on reviews and risk. */
+function isHeld(event: AuditEvent): boolean {
+  return event.detail.held === true || event.detail.state === 'pending';
+}
+
+/** A held person review or risk change that a second reviewer has now applied. */
+const isConfirmation = (event: AuditEvent) => event.detail.state === 'confirmed';
+
 /** "Recorded outcome Accepted, next review 5 Dec 2026", held ones saying they wait. */
 function recordedOutcome(event: AuditEvent): string {
-  const status = detailText(event, 'status') ?? detailText(event, 'verificationStatus');
+  const status =
+    detailText(event, 'status') ??
+    detailText(event, 'verificationStatus') ??
+    detailText(event, 'kycStatus');
   const nextReview = detailText(event, 'nextReviewDate') ?? detailText(event, 'nextKYCReview');
-  let sentence = status ? `Recorded outcome ${status}` : actionLabel(event.action);
+  const verb = isConfirmation(event) ? 'Confirmed' : 'Recorded';
+  let sentence = status ? `${verb} outcome ${status}` : actionLabel(event.action);
   if (nextReview) sentence += `, next review ${formatDate(nextReview)}`;
-  if (event.detail.held === true) sentence += ', waiting for a second reviewer';
+  if (isConfirmation(event)) sentence += recordedBy(event);
+  if (isHeld(event)) sentence += ', waiting for a second reviewer';
   return sentence + because(event);
 }
 
@@ -96,7 +109,9 @@ const SENTENCES: Record<string, (event: AuditEvent) => string> = {
     const from = detailText(event, 'from');
     const to = detailText(event, 'to');
     const change = from && to ? ` ${from} → ${to}` : to ? ` to ${to}` : ' level';
-    const held = event.detail.held === true ? ', waiting for a second reviewer' : '';
+    const held = isHeld(event) ? ', waiting for a second reviewer' : '';
+    if (isConfirmation(event))
+      return `Confirmed risk change${change}${recordedBy(event)}${because(event)}`;
     return `Changed risk${change}${held}${because(event)}`;
   },
 };

@@ -19,7 +19,8 @@ function Identifier({
 }) {
   return (
     <Group gap={6} wrap="nowrap">
-      <Text size="sm" c="dimmed">
+      {/* The UUID wraps on a phone; the label stays on one line beside it. */}
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         {label}
       </Text>
       <Code>{value}</Code>
