@@ -30,6 +30,8 @@ test('a reviewer records an outcome, leaves a note and approves a document; a Hi
   request,
   axe,
 }) => {
+  // Two reviewers, two browsers and a dozen steps: a long journey on a shared two-core machine.
+  test.slow();
   const entities = await apiData<ListedLegalEntity[]>(
     request,
     kyc,

@@ -254,8 +254,8 @@ export function ReviewsPage() {
       <div>
         <Title order={1}>Reviews</Title>
         <Text c="dimmed" size="sm">
-          Entities whose next KYC review is due, soonest first. Days count in UTC
-          {first ? `; today is ${first.today}` : ''}.
+          Entities whose next KYC review is due, soonest first, and those with no review date at all
+          (Undated). Days count in UTC{first ? `; today is ${first.today}` : ''}.
         </Text>
       </div>
       <Filters queue={queue} update={update} />
