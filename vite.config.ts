@@ -85,6 +85,7 @@ export default defineConfig({
             'server/client-updates/*.test.ts',
             'server/notes/*.test.ts',
             'server/audit/entity-activity.test.ts',
+            'server/audit/refusal-matrix.test.ts',
             'server/http/openapi.test.ts',
             'server/auth/routes.test.ts',
             'server/auth/role-matrix.test.ts',

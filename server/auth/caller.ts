@@ -1,5 +1,5 @@
 import type { Role } from '../../src/contract/audit.ts';
-import { ApiError } from '../http/errors.ts';
+import { Refusal } from '../http/refusal.ts';
 
 /** Who is calling an /api/v2 endpoint, set by authenticateCaller before any handler runs. */
 export interface Caller {
@@ -30,11 +30,12 @@ export const AUDITORS: readonly Role[] = ['auditor'];
 export function requireRole(request: { caller?: Caller }, roles: readonly Role[]): Caller {
   const caller = callerOf(request);
   if (!roles.includes(caller.role)) {
-    throw new ApiError(
+    throw new Refusal(
       403,
       roles.length === 1 && roles[0] === 'auditor'
         ? 'Only an account with the auditor role can do this.'
         : `An account with the ${caller.role} role cannot do this: only ${roles.join(' or ')} accounts can.`,
+      'role',
     );
   }
   return caller;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { reviewersRepository } from '../gateway/reviewers-repository.ts';
+import { documentedRoutes } from '../testing/documented-routes.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createAccount } from './accounts.ts';
 
@@ -84,18 +85,6 @@ afterAll(async () => {
   await server.close();
 });
 
-/** What the running mode documents at /api/openapi.json, as `METHOD /path` keys with credentials. */
-async function documentedRoutes(): Promise<string[]> {
-  const document = (await server.request('/api/openapi.json', { auth: 'none' })).body as {
-    paths: Record<string, Record<string, { security: unknown[] }>>;
-  };
-  return Object.entries(document.paths).flatMap(([route, operations]) =>
-    Object.entries(operations)
-      .filter(([, operation]) => operation.security.length > 0)
-      .map(([method]) => `${method.toUpperCase()} ${route}`),
-  );
-}
-
 /**
  * One call as `role`, with a placeholder id; a write carries an empty JSON object (node:http, as
  * fetch cannot send the interface's GET with a body).
@@ -123,7 +112,9 @@ function call(route: string, role: 'reviewer' | 'auditor'): Promise<number> {
 
 describe('separation of duties: route × role', () => {
   test('every documented route with credentials has a row, and every row a route', async () => {
-    const documented = (await documentedRoutes()).filter((route) => !WITHOUT_ROLES.has(route));
+    const documented = (await documentedRoutes(server))
+      .map(({ route }) => route)
+      .filter((route) => !WITHOUT_ROLES.has(route));
     const rows = Object.entries(ROUTES)
       .filter(([, row]) => server.mode === 'embedded' || row.gateway !== false)
       .map(([route]) => route);

@@ -151,6 +151,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
         description: 'How many sessions ended',
       },
       errors: [400, 401, 415],
+      audit: { action: 'auth.sign-out', writtenByHandler: true },
     },
     async ({ body, request }) => {
       const token = bearerTokenOf(request);

@@ -147,6 +147,11 @@ export function registerDecisionRoutes(
           description: 'Applied, or held for a second reviewer',
         },
         errors: [400, 404, 409, 415],
+        audit: {
+          action: 'verification.record',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ entityId: params.id }),
+        },
       },
       ({ params, body, request }) =>
         recordOutcome(contextOf(request, 'verification.record'), params.id, body),
@@ -170,6 +175,11 @@ export function registerDecisionRoutes(
           description: 'Applied, or held for a second reviewer',
         },
         errors: [400, 404, 409, 415],
+        audit: {
+          action: 'person.review',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ entityId: params.id }),
+        },
       },
       ({ params, body, request }) =>
         recordPersonReview(contextOf(request, 'person.review'), params.id, body),
@@ -193,6 +203,11 @@ export function registerDecisionRoutes(
           description: `Applied (200), or held for a second reviewer (${RISK_CHANGE_HELD_STATUS})`,
         },
         errors: [400, 404, 409, 415],
+        audit: {
+          action: 'entity.risk-level',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ entityId: params.id }),
+        },
       },
       async ({ params, body, request, reply }) => {
         const changed = await changeRiskLevel(
@@ -227,6 +242,11 @@ export function registerDecisionRoutes(
           description: 'What was applied: the outcome, the person review or the risk level',
         },
         errors: [403, 404, 409, 415],
+        audit: {
+          action: 'verification.confirm',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ detail: { decisionId: params.id } }),
+        },
       },
       ({ params, request }) =>
         confirmPending(contextOf(request, 'verification.confirm'), params.id),
@@ -251,6 +271,11 @@ export function registerDecisionRoutes(
           description: 'The discarded decision',
         },
         errors: [400, 403, 404, 409, 415],
+        audit: {
+          action: 'verification.reject',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ detail: { decisionId: params.id } }),
+        },
       },
       ({ params, body, request }) =>
         rejectPending(contextOf(request, 'verification.reject'), params.id, body.reason),
@@ -275,6 +300,11 @@ export function registerDecisionRoutes(
           description: "The document's metadata with the decision",
         },
         errors: [400, 404, 415],
+        audit: {
+          action: 'document.decide',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ documentId: params.id }),
+        },
       },
       ({ params, body, request }) =>
         decideDocument(contextOf(request, 'document.decide'), params.id, body),

@@ -20,6 +20,7 @@ import { entitiesRepository } from '../entities/repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
 import { datedVerificationOf, kycMetaDataOf, verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
+import { Refusal } from '../http/refusal.ts';
 import {
   decisionsRepository,
   type PendingVerificationRow,
@@ -120,7 +121,7 @@ export function pendingOf(row: PendingVerificationRow): PendingVerification {
 /** 409 while a decision of any kind on this entity waits for a second reviewer. */
 export async function assertNothingPending(transaction: Db, entityId: string): Promise<void> {
   if ((await decisionsRepository(transaction).findPendingOfEntity(entityId)).length > 0) {
-    throw new ApiError(409, PENDING_EXISTS);
+    throw new Refusal(409, PENDING_EXISTS, 'decision-pending', { entityId });
   }
 }
 
@@ -154,7 +155,9 @@ export async function holdDecision(
     await decisionsRepository(transaction).insertPending(row);
   } catch (error) {
     // Another reviewer's decision got in between the caller's check and this insert.
-    if (isUniqueViolation(error)) throw new ApiError(409, PENDING_EXISTS);
+    if (isUniqueViolation(error)) {
+      throw new Refusal(409, PENDING_EXISTS, 'decision-pending', { entityId: held.entityId });
+    }
     throw error;
   }
   return pendingOf(row);
@@ -293,16 +296,21 @@ async function openPendingFor(
 ): Promise<PendingVerificationRow> {
   const pending = await decisionsRepository(transaction).findPending(id);
   if (!pending) throw new ApiError(404, `No pending decision has the id ${id}.`);
+  const target = { entityId: pending.legal_entity_id };
   if (pending.state !== 'pending') {
-    throw new ApiError(
+    throw new Refusal(
       409,
       `This decision was already ${pending.state}; there is nothing to ${verb}.`,
+      'already-closed',
+      target,
     );
   }
   if (pending.requested_by_account === caller.accountId) {
-    throw new ApiError(
+    throw new Refusal(
       403,
       `Four-eyes rule: a decision must be ${verb === 'confirm' ? 'confirmed' : 'rejected'} by another account than the one that recorded it.`,
+      'four-eyes',
+      target,
     );
   }
   return pending;
@@ -350,7 +358,16 @@ export async function confirmPending(
       at,
       reason: null,
     });
-    if (!closed) throw new ApiError(409, 'This decision was already closed by another reviewer.');
+    if (!closed) {
+      throw new Refusal(
+        409,
+        'This decision was already closed by another reviewer.',
+        'already-closed',
+        {
+          entityId: pending.legal_entity_id,
+        },
+      );
+    }
     const entityId = pending.legal_entity_id;
     const common = { pendingId: id, recordedBy: pending.requested_by, state: 'confirmed' };
     if (pending.kind === 'person-review') {
@@ -423,7 +440,16 @@ export async function rejectPending(
       at,
       reason,
     });
-    if (!closed) throw new ApiError(409, 'This decision was already closed by another reviewer.');
+    if (!closed) {
+      throw new Refusal(
+        409,
+        'This decision was already closed by another reviewer.',
+        'already-closed',
+        {
+          entityId: pending.legal_entity_id,
+        },
+      );
+    }
     if (pending.kind === 'person-review') {
       const held = JSON.parse(pending.verification) as HeldPersonReview;
       await repository.setPersonReviewState(held.reviewId, 'rejected');

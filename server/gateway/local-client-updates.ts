@@ -177,6 +177,7 @@ export function registerLocalClientUpdates(
       jsonScope.route({
         method: ['GET', 'POST'],
         url: '/api/v2/entities/legal-entities/:id/request-client-update',
+        config: { refusalAction: 'client-update.request' },
         handler: async (request, reply) => {
           requireRole(request, ACTORS);
           const { id } = parseOrThrow(legalEntityParamsSchema, request.params, 'path parameter');

@@ -90,24 +90,28 @@ export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOpti
 
     void scope.register((jsonScope, _jsonOptions, jsonDone) => {
       jsonScope.addHook('onRequest', requireJsonBody);
-      jsonScope.post('/api/v2/entities/:id/notes', async (request, reply) => {
-        requireRole(request, ACTORS);
-        const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');
-        const body = parseOrThrow(newNoteSchema, request.body ?? {}, 'field');
-        await requireEntity(request, id);
-        const audit = auditOf(request, 'note.add');
-        const note = await addNote(
-          db,
-          'gateway_notes',
-          { entityId: id, author: actorOf(request), at: now().toISOString(), text: body.text },
-          (transaction, added) =>
-            audit(transaction, {
-              entityId: id,
-              detail: { noteId: added.id, length: added.text.length },
-            }),
-        );
-        return reply.code(201).send({ code: 201, status: 'success', message: '', data: note });
-      });
+      jsonScope.post(
+        '/api/v2/entities/:id/notes',
+        { config: { refusalAction: 'note.add' } },
+        async (request, reply) => {
+          requireRole(request, ACTORS);
+          const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');
+          const body = parseOrThrow(newNoteSchema, request.body ?? {}, 'field');
+          await requireEntity(request, id);
+          const audit = auditOf(request, 'note.add');
+          const note = await addNote(
+            db,
+            'gateway_notes',
+            { entityId: id, author: actorOf(request), at: now().toISOString(), text: body.text },
+            (transaction, added) =>
+              audit(transaction, {
+                entityId: id,
+                detail: { noteId: added.id, length: added.text.length },
+              }),
+          );
+          return reply.code(201).send({ code: 201, status: 'success', message: '', data: note });
+        },
+      );
       jsonDone();
     });
     done();

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestPartOf, type AuditOutcome } from '../audit/audit-trail.ts';
+import { requestPartOf } from '../audit/audit-trail.ts';
+import { markRecorded, outcomeOfStatus, refusalDetailOf } from '../audit/refusals.ts';
+import { installGatewayRefusalAudit } from './refusal-audit.ts';
 import { registerAuditRoutes } from '../audit/routes.ts';
 import { registerCapabilitiesRoute } from '../capabilities/routes.ts';
 import { reviewersRepository } from './reviewers-repository.ts';
@@ -77,6 +79,7 @@ function registerGatewayRoutes(
   app.addHook('onClose', () => {
     client.close();
   });
+  installGatewayRefusalAudit(app);
 
   app.get('/healthz', () => ({ status: 'ok', mode: 'gateway' }));
 
@@ -221,7 +224,12 @@ function registerGatewayRoutes(
         action: signedIn ? 'auth.sign-in' : 'auth.sign-in-failed',
         // As in embedded mode: a wrong password fails, too many attempts are denied.
         outcome: signedIn ? 'success' : answer.status === 429 ? 'denied' : 'failure',
-        detail: signedIn ? {} : { status: answer.status },
+        detail: signedIn
+          ? {}
+          : {
+              status: answer.status,
+              ...(answer.status === 429 ? { reason: 'too-many-attempts' } : {}),
+            },
       });
       reply.header('Cache-Control', 'no-store');
       if (signedIn || errorEnvelopeSchema.safeParse(answer.value).success) {
@@ -239,30 +247,38 @@ function registerGatewayRoutes(
 
     // Signed out here: the identity service has no sign-out, so the gateway refuses the token
     // until it expires, on every instance (docs/gateway.md).
-    scope.post('/api/signout', async (request, reply) => {
-      const token = bearerTokenOf(request);
-      if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
-      const holder = await holderOfToken(request, reply, token);
-      const { everywhere } = parseOrThrow(
-        signOutRequestSchema,
-        jsonOf(await bodyOf(request, SIGN_IN_BODY_LIMIT)),
-        'field',
-      );
-      const hash = tokenHashOf(token);
-      const nowMs = now().getTime();
-      const revoked = everywhere ? await reviewers.revokeAllOf(holder.username, nowMs) : [];
-      await reviewers.revokeToken(hash, expiryOf(null, token) ?? nowMs + DEFAULT_BINDING_MS, nowMs);
-      for (const tokenHash of new Set([hash, ...revoked])) validTokens.forget(tokenHash);
-      const revokedSessions = new Set([hash, ...revoked]).size;
-      await app.auditTrail.record({
-        ...requestPartOf(request),
-        actor: holder.username,
-        action: 'auth.sign-out',
-        detail: { everywhere, revokedSessions },
-      });
-      reply.header('Cache-Control', 'no-store');
-      return { code: 200, status: 'success', message: '', data: { revokedSessions } };
-    });
+    scope.post(
+      '/api/signout',
+      { config: { refusalAction: 'auth.sign-out' } },
+      async (request, reply) => {
+        const token = bearerTokenOf(request);
+        if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
+        const holder = await holderOfToken(request, reply, token);
+        const { everywhere } = parseOrThrow(
+          signOutRequestSchema,
+          jsonOf(await bodyOf(request, SIGN_IN_BODY_LIMIT)),
+          'field',
+        );
+        const hash = tokenHashOf(token);
+        const nowMs = now().getTime();
+        const revoked = everywhere ? await reviewers.revokeAllOf(holder.username, nowMs) : [];
+        await reviewers.revokeToken(
+          hash,
+          expiryOf(null, token) ?? nowMs + DEFAULT_BINDING_MS,
+          nowMs,
+        );
+        for (const tokenHash of new Set([hash, ...revoked])) validTokens.forget(tokenHash);
+        const revokedSessions = new Set([hash, ...revoked]).size;
+        await app.auditTrail.record({
+          ...requestPartOf(request),
+          actor: holder.username,
+          action: 'auth.sign-out',
+          detail: { everywhere, revokedSessions },
+        });
+        reply.header('Cache-Control', 'no-store');
+        return { code: 200, status: 'success', message: '', data: { revokedSessions } };
+      },
+    );
 
     scope.get('/api/tokenvalid', async (request, reply) => {
       const token = bearerTokenOf(request);
@@ -298,15 +314,8 @@ function registerGatewayRoutes(
       // The service sees one API key for everyone, so the gateway keeps auditors from writing.
       if (!READ_METHODS.has(request.method)) {
         const caller = await callerOfHolder(holder);
-        if (!ACTORS.includes(caller.role)) {
-          await app.auditTrail.record({
-            ...requestPartOf(request),
-            ...target.audit,
-            outcome: 'denied',
-            detail: { status: 403 },
-          });
-          requireRole({ caller }, ACTORS);
-        }
+        // Its refusal is recorded by refusal-audit.ts, as every refused write is.
+        requireRole({ caller }, ACTORS);
       }
       const headers = pick(request, ENTITY_HEADERS);
       headers[upstream.apiKeyHeader.toLowerCase()] = upstream.apiKey;
@@ -316,9 +325,10 @@ function registerGatewayRoutes(
         await app.auditTrail.record({
           ...requestPartOf(request),
           ...target.audit,
-          outcome: outcomeOf(response.status),
-          ...(response.status >= 400 ? { detail: { status: response.status } } : {}),
+          outcome: outcomeOfStatus(response.status),
+          ...(response.status >= 400 ? { detail: refusalDetailOf(response.status) } : {}),
         });
+        markRecorded(request);
       } catch (error) {
         response.body.destroy();
         throw error;
@@ -417,11 +427,6 @@ function expiryOf(answer: unknown, token: string): number | undefined {
     // Not a JWT the gateway can read: the upstream's answer alone decides.
   }
   return candidates.length > 0 ? Math.min(...candidates) : undefined;
-}
-
-function outcomeOf(status: number): AuditOutcome {
-  if (status === 401 || status === 403 || status === 429) return 'denied';
-  return status >= 400 ? 'failure' : 'success';
 }
 
 /** The request's body, at most `limit` bytes (413 beyond). */

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
+import { markRecorded, recordRefusal, REFUSAL_STATUSES } from '../audit/refusals.ts';
 import type { Role } from '../../src/contract/audit.ts';
-import { requireRole } from '../auth/caller.ts';
+import { READERS, requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
 import { ApiError, parseOrThrow } from './errors.ts';
@@ -41,7 +42,8 @@ export interface RouteSpec<
   /**
    * The audit event every call makes (docs/audit.md): written after the handler and before the
    * answer, unless the handler wrote it itself (`context.audit.record`); a failed call is
-   * recorded with its status.
+   * recorded with its status. A control (a write, or a route not every role may call) declares
+   * it so that its refusals (401, 403, 409, 429) are recorded under its action.
    */
   audit?: AuditSpec<z.infer<Q>, z.infer<P>>;
 }
@@ -54,7 +56,15 @@ export interface AuditSpec<Q = unknown, P = unknown> {
     documentId?: string;
     detail?: Record<string, unknown>;
   };
+  /**
+   * The handler writes its success event itself, inside the change's transaction; the route
+   * records only the refusals (401, 403, 409, 429), not a malformed or unknown request.
+   */
+  writtenByHandler?: boolean;
 }
+
+/** The action of refusals on a control that declares no audit event (the refusal matrix fails). */
+export const UNDECLARED_CONTROL_ACTION = 'request.refused';
 
 /** Writes the route's audit event from inside a handler (before streaming, or in a transaction). */
 export interface RouteAudit {
@@ -114,12 +124,28 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     );
   }
   registry.set(`${methods.join(',')} ${path}`, { spec, path });
+  const isControl =
+    spec.auth !== 'none' &&
+    (methods.some((method) => method !== 'GET') ||
+      (roles !== undefined && !READERS.every((role) => roles.includes(role))));
+  const audited = spec.audit !== undefined || isControl;
   app.route({
     method: methods,
     url: spec.url,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-    // Before the answer's first byte: a call whose event cannot be written fails with a 500.
-    ...(spec.audit ? { onSend: recordUnrecordedEvent } : {}),
+    ...(audited
+      ? {
+          // Kept for the refusal's event: its reason and what it was about.
+          onError: async (request: FastifyRequest, _reply: FastifyReply, error: Error) => {
+            refusalErrors.set(request, error);
+          },
+          // Before the answer's first byte: a call whose event cannot be written fails with a 500.
+          onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+            await recordUnrecordedEvent(spec, isControl, request, reply);
+            return payload;
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       const pending: PendingEvent | undefined = spec.audit
         ? { event: { ...requestPartOf(request), action: spec.audit.action }, recorded: false }
@@ -134,6 +160,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
           if (transaction) await trail.recordIn(transaction, event);
           else await trail.record(event);
           pending.recorded = true;
+          markRecorded(request);
         },
         describe(detail) {
           if (!pending) throw new Error(`${path} declares no audit event`);
@@ -177,33 +204,51 @@ interface PendingEvent {
   recorded: boolean;
 }
 const pendingEvents = new WeakMap<FastifyRequest, PendingEvent>();
+const refusalErrors = new WeakMap<FastifyRequest, Error>();
+
+/**
+ * What a call refused before its handler read anything is about: the route's own target, from
+ * the raw path and query (only when every id is short enough to name something).
+ */
+function targetBeforeParsing(spec: RouteSpec, request: FastifyRequest): Partial<AuditEventInput> {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  if (Object.values(params).some((value) => String(value).length > MAX_ID_LENGTH)) return {};
+  try {
+    return spec.audit?.targetOf?.({ query: request.query, params }) ?? {};
+  } catch {
+    return {};
+  }
+}
 
 /**
  * onSend of audited routes: writes the event the handler did not write itself. A success whose
- * event cannot be written becomes a 500; a refusal is recorded with its status, and a failing
- * write of it is only logged (never instead of its answer).
+ * event cannot be written becomes a 500; a failure is recorded with its status and a refusal of a
+ * control (401, 403, 409, 429) with its reason even when the handler never ran; a failing write of
+ * either is only logged (never instead of its answer).
  */
 async function recordUnrecordedEvent(
+  spec: RouteSpec,
+  isControl: boolean,
   request: FastifyRequest,
   reply: FastifyReply,
-  payload: unknown,
-): Promise<unknown> {
-  const pending = pendingEvents.get(request);
-  if (!pending || pending.recorded) return payload;
-  pending.recorded = true;
+): Promise<void> {
   const status = reply.statusCode;
+  const pending = pendingEvents.get(request) ?? {
+    event: { ...requestPartOf(request), action: spec.audit?.action ?? UNDECLARED_CONTROL_ACTION },
+    recorded: !(isControl && REFUSAL_STATUSES.has(status)),
+  };
+  if (pending.recorded) return;
+  pending.recorded = true;
+  // A handler that writes its own events leaves only the refusals of its control to the route.
+  if (spec.audit?.writtenByHandler && !REFUSAL_STATUSES.has(status)) return;
   if (status < 400) {
     await request.server.auditTrail.record(pending.event);
-    return payload;
+    return;
   }
-  try {
-    await request.server.auditTrail.record({
-      ...pending.event,
-      outcome: status === 401 || status === 403 ? 'denied' : 'failure',
-      detail: { ...pending.event.detail, status },
-    });
-  } catch (auditError) {
-    request.log.error({ err: auditError }, 'audit event of a refused request not written');
-  }
-  return payload;
+  await recordRefusal(
+    request,
+    { ...targetBeforeParsing(spec, request), ...pending.event },
+    status,
+    refusalErrors.get(request),
+  );
 }

@@ -77,6 +77,11 @@ export function registerNoteRoutes(
         body: newNoteSchema,
         response: { status: 201, schema: noteResponseSchema, description: 'The note' },
         errors: [400, 404, 415],
+        audit: {
+          action: 'note.add',
+          writtenByHandler: true,
+          targetOf: ({ params }) => ({ entityId: params.id }),
+        },
       },
       async ({ params, body, request }) => {
         if (!(await notes.entityExists(params.id))) throw notFound(params.id);
