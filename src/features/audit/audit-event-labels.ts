@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../../contract/audit.ts';
+import { withVisibleControls } from '../../contract/visible-text.ts';
 import { formatDate } from '../../lib/format.ts';
 
 /** What each action reads as to a reviewer; the target follows where the event names one. */
@@ -116,11 +117,23 @@ const SENTENCES: Record<string, (event: AuditEvent) => string> = {
   },
 };
 
-/** The action as a sentence: "Rejected document passport.pdf: scan unreadable", never an ID. */
+/** A refused or failed call: what was tried and the server's answer (its status in the detail). */
+function refusal(event: AuditEvent): string | undefined {
+  const status = event.detail.status;
+  if (event.outcome === 'success' || typeof status !== 'number') return undefined;
+  const answer = detailText(event, 'message') ?? detailText(event, 'reason');
+  return `${actionLabel(event.action)}, refused (${status})${answer ? `: ${answer}` : ''}`;
+}
+
+/**
+ * The action as a sentence: "Rejected document passport.pdf: scan unreadable", never an ID; its
+ * hidden characters written as escapes, as every text an event carries is shown.
+ */
 export function describeEvent(event: AuditEvent): string {
   const sentence = SENTENCES[event.action];
-  if (sentence) return sentence(event);
-  return actionLabel(event.action) + because(event);
+  return withVisibleControls(
+    refusal(event) ?? (sentence ? sentence(event) : actionLabel(event.action) + because(event)),
+  );
 }
 
 export interface OutcomeLook {
@@ -133,5 +146,5 @@ export function outcomeLook(outcome: string): OutcomeLook | null {
   if (outcome === 'success') return null;
   if (outcome === 'denied') return { label: 'Denied', color: 'orange' };
   if (outcome === 'failure') return { label: 'Failed', color: 'red' };
-  return { label: outcome, color: 'gray' };
+  return { label: withVisibleControls(outcome), color: 'gray' };
 }

@@ -2,6 +2,7 @@ import { Anchor, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import type { AuditEvent } from '../../../contract/audit.ts';
+import { withVisibleControls as shown } from '../../../contract/visible-text.ts';
 import { describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';
@@ -52,12 +53,12 @@ export function AuditEventTable({
                   <EventTime at={event.at} />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{event.actor}</Text>
+                  <Text size="sm">{shown(event.actor)}</Text>
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{describeEvent(event)}</Text>
                   <Text size="xs" c="dimmed" ff="monospace">
-                    {event.action}
+                    {shown(event.action)}
                   </Text>
                 </Table.Td>
                 <Table.Td>
@@ -68,7 +69,7 @@ export function AuditEventTable({
                       size="sm"
                       ff="monospace"
                     >
-                      {event.entityId}
+                      {shown(event.entityId)}
                     </Anchor>
                   ) : (
                     '—'
@@ -83,12 +84,12 @@ export function AuditEventTable({
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" ff="monospace">
-                    {event.clientAddress ?? '—'}
+                    {event.clientAddress === null ? '—' : shown(event.clientAddress)}
                   </Text>
                 </Table.Td>
                 <Table.Td>
                   <Text size="xs" ff="monospace">
-                    {event.requestId ?? '—'}
+                    {event.requestId === null ? '—' : shown(event.requestId)}
                   </Text>
                 </Table.Td>
               </Table.Tr>

@@ -19,6 +19,7 @@ import { useId, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { AuditEvent, AuditEventPage } from '../../../contract/audit.ts';
+import { withVisibleControls as shown } from '../../../contract/visible-text.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import { describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
@@ -206,11 +207,11 @@ function ActivityItem({ event }: { event: AuditEvent }) {
       style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
     >
       <Group gap="xs" align="baseline" wrap="wrap" style={{ minWidth: 0 }}>
-        <Text size="sm" fw={500} title={event.action} style={{ overflowWrap: 'anywhere' }}>
+        <Text size="sm" fw={500} title={shown(event.action)} style={{ overflowWrap: 'anywhere' }}>
           {describeEvent(event)}
         </Text>
         <Text size="sm" c="dimmed">
-          by {event.actor}
+          by {shown(event.actor)}
         </Text>
         <OutcomeBadge outcome={event.outcome} />
       </Group>
