@@ -38,9 +38,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-// One bundle per test process (the unit tests run before `npm run build`), beside dist-server's
+// One bundle per test file (the unit tests run before `npm run build`), beside dist-server's
 // own so its dependencies resolve from node_modules; removed by removeBundle().
-const bundleFile = `dist-server/fault-suite-${String(process.pid)}.mjs`;
+const bundleFile = `dist-server/fault-suite-${String(process.pid)}-${crypto.randomUUID().slice(0, 8)}.mjs`;
 let bundled: Promise<unknown> | undefined;
 
 /** Deletes this process's server bundle (afterAll). */
