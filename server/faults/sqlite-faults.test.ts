@@ -99,8 +99,9 @@ describe.runIf(testEngine === 'sqlite')(
         const backup = await adminProcess(env, 'db:backup', backupFile);
         const during = load.acknowledged.length - before.length;
         expect(backup).toMatchObject({ code: 0 });
-        // The demo database backs up in about a second here; the online backup API never finished.
-        expect(backup.seconds).toBeLessThan(30);
+        // The online backup API never finished while writes went on; the CLI's own start under tsx
+        // is most of this bound (33 s seen at load average 20 on 2 cores).
+        expect(backup.seconds).toBeLessThan(60);
         expect(during).toBeGreaterThan(0);
         await load.stop();
         expect(failures(load)).toEqual({});
