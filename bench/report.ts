@@ -1,3 +1,4 @@
+import { backupMarkdown, type BackupPart } from './backup-bench.ts';
 import type { LighthousePageResult } from './lighthouse-bench.ts';
 
 interface Row {
@@ -125,6 +126,7 @@ interface Recorded {
   serverPostgres?: ServerPart;
   postgresVsSqlite?: Record<string, { throughput: number | null; p95: number | null }>;
   scale?: ScalePart;
+  backup?: BackupPart;
   console?: {
     javaScript: {
       login: { gzipKb: number; files: string[] };
@@ -225,6 +227,7 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
       '',
     );
   }
+  if (recorded.backup) lines.push(...backupMarkdown(recorded.backup));
   if (recorded.console) {
     const { javaScript, listToHundredRowsMs, viewer } = recorded.console;
     lines.push('| console measure | value |', '|---|---|');

@@ -12,6 +12,10 @@ export interface ThrowawayPostgres {
   /** `postgres://postgres@127.0.0.1:PORT/postgres`: the maintenance database. */
   url: string;
   stop(): Promise<void>;
+  /** `pg_ctl stop -m immediate`, keeping the data: a crash, for the fault suite. */
+  crash(): Promise<void>;
+  /** Starts it again on the same port and data (after crash()); waits until it accepts connections. */
+  start(): Promise<void>;
 }
 
 /** Debian's binaries (package `postgresql`): the newest version installed under /usr/lib/postgresql. */
@@ -59,22 +63,30 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     '--locale=C.UTF-8',
   ]);
   const port = await freePort();
-  await asServerUser(path.join(bin, 'pg_ctl'), [
-    '-D',
-    dataDir,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    '-o',
-    // fsync off: a test server's data need not survive a power cut, and it saves seconds per run.
-    `-p ${String(port)} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
-    'start',
-  ]);
+  const start = () =>
+    asServerUser(path.join(bin, 'pg_ctl'), [
+      '-D',
+      dataDir,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-o',
+      // fsync off: a test server's data need not survive a power cut, and it saves seconds per run.
+      `-p ${String(port)} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+      'start',
+    ]);
+  await start();
   return {
     url: `postgres://postgres@127.0.0.1:${String(port)}/postgres`,
     async stop() {
       await asServerUser(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop']);
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+    async crash() {
+      await asServerUser(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop']);
+    },
+    async start() {
+      await start();
     },
   };
 }
