@@ -35,6 +35,7 @@ import {
   WINDOW_LABELS,
   type ReviewQueueParams,
 } from '../review-params.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 const EMPTY_TITLES: Record<ReviewWindow, string> = {
   overdue: 'Nothing overdue',
@@ -155,7 +156,7 @@ function QueueTable({
               <Table.Td>
                 <Anchor
                   component={Link}
-                  to={`${paths.entity(item.entityId)}${queueLinkSearch(queue, item.cursor, index + 1)}`}
+                  to={`${paths.entity(item.entityId, item.type)}${queueLinkSearch(queue, item.cursor, index + 1)}`}
                   fw={500}
                 >
                   {item.name || item.entityId}
@@ -184,6 +185,7 @@ function QueueTable({
 
 /** The review queue: what is due, counted per window, filtered, soonest first. */
 export function ReviewsPage() {
+  useDocumentTitle('Reviews');
   const [queue, update] = useQueueParams();
   const query = useInfiniteQuery(reviewQueries.queue(queue));
   const pages = query.data?.pages;
