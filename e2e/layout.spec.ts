@@ -87,6 +87,7 @@ test('at 390 px no page is wider than the phone and status badges show their who
   kyc,
   request,
 }) => {
+  test.slow();
   const [person] = await apiData<{ id: string }[]>(
     request,
     kyc,
@@ -129,6 +130,18 @@ test('at 390 px no page is wider than the phone and status badges show their who
       .map((label) => label.textContent),
   );
   expect(clipped).toEqual([]);
+  // Whole on screen, not behind a sideways scroll: status badges and the risk column.
+  const cutOff = await page
+    .getByRole('table')
+    .locator('tbody td:nth-child(-n+4)')
+    .evaluateAll(
+      (cells, width) =>
+        cells
+          .filter((cell) => cell.getBoundingClientRect().right > width)
+          .map((cell) => cell.textContent),
+      PHONE.width,
+    );
+  expect(cutOff).toEqual([]);
 });
 
 test('each page has its own title, and opening a person writes no failed lookup', async ({
@@ -136,6 +149,7 @@ test('each page has its own title, and opening a person writes no failed lookup'
   kyc,
   request,
 }) => {
+  test.slow();
   await page.goto('/login');
   await expect(page).toHaveTitle('Sign in — KYC Desk');
   await signIn(page, kyc, '/entities');

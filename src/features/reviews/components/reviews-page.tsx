@@ -133,7 +133,8 @@ function QueueTable({
   today: Date;
 }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // On a phone Type and Country give way, so Status and Risk show whole without scrolling.
+    <Table.ScrollContainer minWidth={340}>
       <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
         <Table.Caption>
           <VisuallyHidden>{CAPTIONS[queue.due]}</VisuallyHidden>
@@ -146,8 +147,12 @@ function QueueTable({
             </Table.Th>
             <Table.Th scope="col">Status</Table.Th>
             <Table.Th scope="col">Risk</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Country</Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Type
+            </Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Country
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -173,8 +178,8 @@ function QueueTable({
                 <StatusBadge status={item.kycStatus} />
               </Table.Td>
               <Table.Td>{item.riskLevel}</Table.Td>
-              <Table.Td>{item.type}</Table.Td>
-              <Table.Td>{countryName(item.country)}</Table.Td>
+              <Table.Td visibleFrom="xs">{item.type}</Table.Td>
+              <Table.Td visibleFrom="xs">{countryName(item.country)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
