@@ -8,7 +8,7 @@ import {
   Text,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useElementSize } from '@mantine/hooks';
 import {
   IconBuildingPlus,
   IconCalendarDue,
@@ -22,6 +22,10 @@ import {
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
+import {
+  SessionExpiryNotice,
+  useSessionExpiryNoticeShown,
+} from '../features/auth/components/session-expiry-notice.tsx';
 import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
@@ -41,6 +45,7 @@ import { useCanAct } from './use-can-act.ts';
 connectSessionToApiClient();
 
 const MAIN_ID = 'main-content';
+const FOOTER_PADDING = 10;
 
 interface NavItem {
   label: string;
@@ -99,6 +104,8 @@ function SignedInShell() {
   const [navOpened, nav] = useDisclosure(false);
   const capabilities = useCapabilities();
   const canAct = useCanAct();
+  const expiryNoticeShown = useSessionExpiryNoticeShown();
+  const { ref: expiryNoticeRef, height: expiryNoticeHeight } = useElementSize();
   const items = [
     ...(capabilities?.features.reviewQueue ? [reviewsItem] : []),
     ...navItems,
@@ -121,6 +128,11 @@ function SignedInShell() {
       <AppShell
         header={{ height: 60 }}
         navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: true } }}
+        // A bar the page makes room for: the notice never covers a control (the form's buttons).
+        footer={{
+          height: expiryNoticeHeight + FOOTER_PADDING * 2,
+          collapsed: !expiryNoticeShown,
+        }}
         padding="lg"
       >
         <AppShell.Header>
@@ -217,6 +229,10 @@ function SignedInShell() {
             </nav>
           )}
         </AppShell.Navbar>
+
+        <AppShell.Footer px="md" py={FOOTER_PADDING} bg="var(--mantine-color-yellow-light)">
+          <div ref={expiryNoticeRef}>{expiryNoticeShown && <SessionExpiryNotice />}</div>
+        </AppShell.Footer>
 
         <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
           <Outlet />

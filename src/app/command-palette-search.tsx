@@ -103,7 +103,8 @@ export function useEntityPaletteSearch(
           label: `Open entity ${text}`,
           description,
           icon: <IconId size={20} stroke={1.5} aria-hidden />,
-          onSelect: () => go(paths.entity(text)),
+          onSelect: () =>
+            go(paths.entity(text, personById.isSuccess ? 'Natural Person' : undefined)),
         },
       ],
     });
@@ -160,14 +161,14 @@ export function useEntityPaletteSearch(
           person.kycMetaData.kycStatus,
         ),
         icon: <IconUser size={20} stroke={1.5} aria-hidden />,
-        onSelect: () => go(paths.entity(id)),
+        onSelect: () => go(paths.entity(id, 'Natural Person')),
       }),
       (id, error) => ({
         id: `person:${id}`,
         label: id,
         description: `Natural person · ${errorMessage(error)}`,
         icon: <IconUser size={20} stroke={1.5} aria-hidden />,
-        onSelect: () => go(paths.entity(id)),
+        onSelect: () => go(paths.entity(id, 'Natural Person')),
       }),
     );
     const allPeople = people.data?.length ?? 0;

@@ -47,6 +47,7 @@ function renderShell(path = '/entities') {
         children: [
           { path: 'entities', element: <TextInput label="Note" /> },
           { path: 'entities/:id', element: <EntityPage /> },
+          { path: 'entities/people/:id', element: <EntityPage /> },
           { path: 'search', element: <h1>Search page</h1> },
           { path: 'legal-entities/new', element: <h1>Onboarding page</h1> },
           { path: 'reviews', element: <h1>Review queue page</h1> },
@@ -191,7 +192,7 @@ test('a pasted ID offers to open that entity, tried as a legal entity and then a
 
   await user.keyboard('{Enter}');
   expect(await screen.findByRole('heading', { name: `Entity ${person.id}` })).toBeVisible();
-  expect(router.state.location.pathname).toBe(`/entities/${person.id}`);
+  expect(router.state.location.pathname).toBe(`/entities/people/${person.id}`);
 });
 
 test('? opens the shortcuts help, but not while typing in a field', async () => {

@@ -1,8 +1,10 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { paths } from './paths.ts';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
     <Stack align="flex-start" gap="sm" p="md">
       <Title order={1}>Page not found</Title>

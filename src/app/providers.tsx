@@ -10,6 +10,7 @@ import {
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import classes from './providers.module.css';
 
 const LIGHT_HUES = new Set(['yellow', 'orange', 'lime']);
 
@@ -64,8 +65,13 @@ const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
     '--mantine-color-dimmed': resolved.colors.gray[7],
     // Links stay above 4.5:1 on hovered and striped table rows too.
     '--mantine-color-anchor': resolved.colors.indigo[9],
+    // Error text and invalid fields: red.9 is 5.5:1 on white and 5.2:1 on gray.0 (red.6 was 3.3:1).
+    '--mantine-color-error': resolved.colors.red[9],
   },
-  dark: {},
+  dark: {
+    // On dark.7 to dark.5 backgrounds red.4 keeps 6.7:1 to 4.8:1 (Mantine's red.8 is 3.4:1).
+    '--mantine-color-error': resolved.colors.red[4],
+  },
 });
 
 /** Mantine, notifications and the query cache; tests pass `env="test"` to show popovers at once. */
@@ -84,7 +90,7 @@ export function AppProviders({
       cssVariablesResolver={cssVariablesResolver}
       {...(env ? { env } : {})}
     >
-      <Notifications position="top-right" />
+      <Notifications position="top-right" classNames={{ root: classes.notifications }} />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -1,10 +1,12 @@
 import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { paths } from './paths.ts';
 
 /** What a reviewer sees instead of a blank page when a screen fails to render or load. */
 export function RouteErrorPage() {
   const error = useRouteError();
+  useDocumentTitle('Something went wrong');
   const detail = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
     : error instanceof Error

@@ -1,6 +1,16 @@
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { paths } from './paths.ts';
 import { RouteErrorPage } from './route-error-page.tsx';
+
+/** A page of another feature, under its own tab title. */
+function titled(title: string, Page: ComponentType): ComponentType {
+  return function TitledPage() {
+    useDocumentTitle(title);
+    return <Page />;
+  };
+}
 
 /** Route modules are loaded on demand so the sign-in page ships no table, form or viewer code. */
 export const routes: RouteObject[] = [
@@ -8,7 +18,10 @@ export const routes: RouteObject[] = [
     path: paths.login,
     ErrorBoundary: RouteErrorPage,
     lazy: async () => ({
-      Component: (await import('../features/auth/components/login-page.tsx')).LoginPage,
+      Component: titled(
+        'Sign in',
+        (await import('../features/auth/components/login-page.tsx')).LoginPage,
+      ),
     }),
   },
   {
@@ -28,6 +41,12 @@ export const routes: RouteObject[] = [
         lazy: async () => ({
           Component: (await import('../features/entities/components/entity-list-page.tsx'))
             .EntityListPage,
+        }),
+      },
+      {
+        path: `${paths.entities}/people/:id`,
+        lazy: async () => ({
+          Component: (await import('./routes/entity-detail-route.tsx')).NaturalPersonDetailRoute,
         }),
       },
       {
@@ -51,7 +70,10 @@ export const routes: RouteObject[] = [
       {
         path: paths.audit,
         lazy: async () => ({
-          Component: (await import('../features/audit/components/audit-log-page.tsx')).AuditLogPage,
+          Component: titled(
+            'Audit log',
+            (await import('../features/audit/components/audit-log-page.tsx')).AuditLogPage,
+          ),
         }),
       },
       {

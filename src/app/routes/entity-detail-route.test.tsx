@@ -9,7 +9,7 @@ import { apiError, apiHandler, capabilities, envelope } from '../../testing/hand
 import { server } from '../../testing/msw-server.ts';
 import { renderRoute } from '../../testing/render.tsx';
 import type { LegalEntity, NaturalPerson } from '../../contract/entities.ts';
-import { EntityDetailRoute } from './entity-detail-route.tsx';
+import { EntityDetailRoute, NaturalPersonDetailRoute } from './entity-detail-route.tsx';
 
 // Whole pages with many role queries run slowly on a shared CI machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -298,4 +298,29 @@ test('capabilities that fail to load do not hold the page: it shows without the 
     await screen.findByRole('heading', { level: 1, name: 'Northwind Trading Ltd' }),
   ).toBeInTheDocument();
   expect(screen.queryByRole('heading', { name: 'Review decision' })).not.toBeInTheDocument();
+});
+
+test('a person’s link asks the person endpoint once and never the legal-entity one', async () => {
+  const person = buildNaturalPerson({
+    personalInformation: { firstName: 'Oliver', lastName: 'Stone' },
+  });
+  serveEverything({ people: [person] });
+  const entityRequests: string[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const { pathname } = new URL(request.url);
+    if (/^\/api\/v2\/entities\/(legal-entities|natural-persons)\/[^/]+$/.test(pathname)) {
+      entityRequests.push(pathname);
+    }
+  });
+  renderRoute(<NaturalPersonDetailRoute />, {
+    path: `/entities/people/${person.id}`,
+    routePath: '/entities/people/:id',
+  });
+
+  expect(
+    await screen.findByRole('heading', { level: 1, name: 'Oliver Stone' }),
+  ).toBeInTheDocument();
+  await waitFor(() => expect(document.title).toBe('Oliver Stone — KYC Desk'));
+  server.events.removeAllListeners('request:start');
+  expect(entityRequests).toEqual([`/api/v2/entities/natural-persons/${person.id}`]);
 });

@@ -15,6 +15,7 @@ import {
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
+import type { EntityLinkType } from '../paths.ts';
 import { useCanAct } from '../use-can-act.ts';
 
 /**
@@ -22,7 +23,7 @@ import { useCanAct } from '../use-can-act.ts';
  * plugged in; the optional ones only where the server's capabilities offer them, and their
  * actions only for an account that may act (an auditor reads them).
  */
-export function EntityDetailRoute() {
+export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
   const capabilitiesQuery = useQuery(capabilityQueries.current());
@@ -37,13 +38,14 @@ export function EntityDetailRoute() {
       queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
       refreshActivity(),
     ]);
-  const { legalEntity, naturalPerson } = useEntityLookup(id);
+  const { legalEntity, naturalPerson } = useEntityLookup(id, type);
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
   const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
   const page = (
     <EntityDetailPage
       key={id}
       id={id}
+      type={type}
       // The review panel sits above the details: wait for it rather than push them down later.
       sectionsPending={capabilitiesQuery.isPending && capabilitiesQuery.failureCount === 0}
       renderDocuments={(entityId) => (
@@ -81,4 +83,9 @@ export function EntityDetailRoute() {
       {features?.auditTrail && entityShown && <EntityActivity entityId={id} mt="lg" />}
     </>
   );
+}
+
+/** /entities/people/:id: a person's link, which asks the person endpoint alone. */
+export function NaturalPersonDetailRoute() {
+  return <EntityDetailRoute type="Natural Person" />;
 }

@@ -4,10 +4,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
 import { OnboardingPage } from '../../features/onboarding/components/onboarding-page.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { paths } from '../paths.ts';
 
 /** /legal-entities/new: the onboarding form, or for an auditor a plain "you cannot" with a way on. */
 export function OnboardingRoute() {
+  useDocumentTitle('Onboard a legal entity');
   const capabilities = useQuery(capabilityQueries.current());
   if (capabilities.isPending) {
     return (

@@ -3,26 +3,34 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useDeferredValue } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths, type EntityLinkType } from '../../../app/paths.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { LegalEntity, NaturalPerson } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { entityQueries } from '../api/entity-queries.ts';
+import { personName } from './entity-row.ts';
 import { LegalEntityDetail } from './legal-entity-detail.tsx';
 import { NaturalPersonDetail } from './natural-person-detail.tsx';
 
 const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
-/** An ID names either kind: ask for a legal entity first, then for a natural person on 404. */
-export function useEntityLookup(id: string) {
-  const legalEntity = useQuery(entityQueries.legalEntity(id));
-  const tryPerson = legalEntity.isError && isNotFound(legalEntity.error);
+/**
+ * An ID names either kind. A link that carries the type (`paths.entity(id, type)`) asks that
+ * endpoint alone; an old link without it asks for a legal entity first, then a person on 404.
+ */
+export function useEntityLookup(id: string, type?: EntityLinkType) {
+  const knownPerson = type === 'Natural Person';
+  const legalEntity = useQuery({ ...entityQueries.legalEntity(id), enabled: !knownPerson });
+  const tryPerson = knownPerson || (legalEntity.isError && isNotFound(legalEntity.error));
   const naturalPerson = useQuery({ ...entityQueries.naturalPerson(id), enabled: tryPerson });
   return { legalEntity, naturalPerson, tryPerson };
 }
 
 export interface EntityDetailPageProps {
   id: string;
+  /** The type the link carried, if any. */
+  type?: EntityLinkType;
   /** Slots the app fills from the documents and client-updates features. */
   renderDocuments: (entityId: string) => ReactNode;
   renderClientUpdates: (entity: LegalEntity) => ReactNode;
@@ -36,17 +44,23 @@ export interface EntityDetailPageProps {
 
 export function EntityDetailPage({
   id,
+  type,
   renderDocuments,
   renderClientUpdates,
   renderReview,
   renderNotes,
   sectionsPending = false,
 }: EntityDetailPageProps) {
-  const { legalEntity, naturalPerson, tryPerson } = useEntityLookup(id);
+  const { legalEntity, naturalPerson, tryPerson } = useEntityLookup(id, type);
   // The page is built in a transition React can pause between components: rendered at once when
   // the entity arrived, it was one 50-80 ms task that held up input (Lighthouse's TBT).
   const legalEntityData = useDeferredValue(legalEntity.data);
   const naturalPersonData = useDeferredValue(naturalPerson.data);
+  useDocumentTitle(
+    legalEntity.data?.corporateInformation.companyName ??
+      (naturalPerson.data ? personName(naturalPerson.data.personalInformation) : null) ??
+      (isNotFound(naturalPerson.error) ? 'Entity not found' : 'Entity'),
+  );
 
   if (sectionsPending) return <EntityDetailSkeleton />;
   if (legalEntity.isSuccess) {

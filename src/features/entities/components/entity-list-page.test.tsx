@@ -1,6 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { entityListQuerySchema, type Entity } from '../../../contract/entities.ts';
-import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
+import {
+  buildDocument,
+  buildLegalEntity,
+  buildNaturalPerson,
+  buildVerification,
+} from '../../../testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
@@ -126,7 +131,7 @@ test('shows one row per entity with what a reviewer scans', async () => {
   expect(companyLink).toHaveAttribute('href', `/entities/${company.id}`);
   expect(screen.getByRole('link', { name: 'Ana Luísa Costa' })).toHaveAttribute(
     'href',
-    `/entities/${person.id}`,
+    `/entities/people/${person.id}`,
   );
   const companyCells = within(bodyRow(0))
     .getAllByRole('cell')
@@ -282,4 +287,78 @@ test('keeps the current page on screen while the next one loads', async () => {
   release();
   expect(await screen.findByRole('link', { name: 'Company 21' })).toBeInTheDocument();
   expect(screen.getByRole('table', { name: 'Entities' })).toHaveAttribute('aria-busy', 'false');
+});
+
+test('on a full last page (a total that is a multiple of the page size) Next is off', async () => {
+  const seen = serveList(companies(20));
+  renderList('/entities?start=10');
+  await screen.findByRole('link', { name: 'Company 11' });
+  expect(screen.getByText('Showing 11–20')).toBeInTheDocument();
+  // The prefetched page past the end came back empty: there is nothing to go Next to.
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled());
+  expect(seen.map((query) => query.start)).toEqual([10, 20]);
+  expect(screen.queryByText('No more entities')).not.toBeInTheDocument();
+});
+
+test('with documents on, people show the count of their documents too', async () => {
+  const company = buildLegalEntity({
+    corporateInformation: { companyName: 'Fjord Shipping AS' },
+    supportingDocuments: [buildDocument()],
+  });
+  const person = buildNaturalPerson({
+    personalInformation: { firstName: 'Ana', lastName: 'Costa' },
+  });
+  const documentLists: string[] = [];
+  serveList(() => [company, person]);
+  server.use(
+    apiHandler('GET /api/v2/entities/:id/documents', ({ params }) => {
+      documentLists.push(String(params.id));
+      return envelope(params.id === person.id ? [buildDocument(), buildDocument()] : []);
+    }),
+  );
+  renderList('/entities?supportingDocuments=true');
+  await screen.findByRole('link', { name: 'Ana Costa' });
+  const documentsColumn = screen
+    .getAllByRole('columnheader')
+    .findIndex((header) => header.textContent === 'Documents');
+  const documentsOf = (row: number) =>
+    within(bodyRow(row)).getAllByRole('cell')[documentsColumn]?.textContent;
+  expect(documentsOf(0)).toBe('1');
+  await waitFor(() => expect(documentsOf(1)).toBe('2'));
+  // The list's own count stands for the company; only the person's documents are asked for.
+  expect(documentLists).toEqual([person.id]);
+});
+
+test('the status column means the entity’s KYC status whether or not verifications are included', async () => {
+  const ivory = buildLegalEntity({
+    corporateInformation: { companyName: 'Ivory Industries' },
+    kycMetaData: { kycStatus: 'Expired', nextKYCReview: '2026-01-10' },
+  });
+  const withVerifications = {
+    ...ivory,
+    corporateVerifications: [
+      buildVerification({ verificationDate: '2025-12-01', verificationStatus: 'Accepted' }),
+    ],
+  };
+  serveList((query) => [query.corporateVerification ? withVerifications : ivory]);
+  const { user } = renderList();
+  await screen.findByRole('link', { name: 'Ivory Industries' });
+  expect(screen.getByRole('columnheader', { name: 'KYC status' })).toBeInTheDocument();
+  expect(within(bodyRow(0)).getByText('Expired')).toBeInTheDocument();
+
+  await user.click(screen.getByRole('switch', { name: 'Include verifications' }));
+  await waitFor(() =>
+    expect(screen.getByRole('switch', { name: 'Include verifications' })).toBeChecked(),
+  );
+  await waitFor(() =>
+    expect(screen.getByRole('table', { name: 'Entities' })).toHaveAttribute('aria-busy', 'false'),
+  );
+  expect(within(bodyRow(0)).getByText('Expired')).toBeInTheDocument();
+  expect(within(bodyRow(0)).queryByText('Accepted')).not.toBeInTheDocument();
+});
+
+test('the tab is titled after the page', async () => {
+  serveList(() => []);
+  renderList();
+  await waitFor(() => expect(document.title).toBe('Entities — KYC Desk'));
 });

@@ -10,8 +10,8 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { EntityTypeFilter } from '../../../contract/entities.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
@@ -23,6 +23,7 @@ import {
   searchParamsFromFilters,
 } from './entity-list-params.ts';
 import { EntityTable, EntityTableSkeleton } from './entity-table.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 const TYPE_TABS: { value: EntityTypeFilter; label: string; emptyTitle: string }[] = [
   { value: 'all', label: 'All', emptyTitle: 'No entities yet' },
@@ -45,20 +46,18 @@ function useListFilters() {
 }
 
 export function EntityListPage() {
+  useDocumentTitle('Entities');
   const [filters, updateFilters] = useListFilters();
-  const queryClient = useQueryClient();
   const query = useQuery({ ...entityQueries.list(filters), placeholderData: keepPreviousData });
   const entities = query.data;
   const showingCurrentPage = entities !== undefined && !query.isPlaceholderData;
-  const hasNextPage = showingCurrentPage && entities.length === filters.limit;
-
-  useEffect(() => {
-    if (!hasNextPage) return;
-    // Prefetch: prefetchQuery is deprecated in this TanStack Query; a failed prefetch is simply refetched on Next.
-    queryClient
-      .query(entityQueries.list({ ...filters, start: filters.start + filters.limit }))
-      .catch(() => undefined);
-  }, [hasNextPage, queryClient, filters]);
+  const fullPage = showingCurrentPage && entities.length === filters.limit;
+  // The list has no total: a full page may be the last one, which the prefetched next page tells.
+  const nextPage = useQuery({
+    ...entityQueries.list({ ...filters, start: filters.start + filters.limit }),
+    enabled: fullPage,
+  });
+  const hasNextPage = fullPage && nextPage.data?.length !== 0;
 
   const activeTab = TYPE_TABS.find((tab) => tab.value === filters.type) ?? TYPE_TABS[0];
   const firstShown = filters.start + 1;
@@ -173,7 +172,8 @@ export function EntityListPage() {
                     mb={8}
                   />
                 </Group>
-                <Group align="end" gap="sm" wrap="nowrap">
+                {/* Wraps on a phone, so Previous and Next stay on screen. */}
+                <Group align="end" gap="sm" wrap="wrap">
                   <NativeSelect
                     label="Rows per page"
                     value={String(filters.limit)}
@@ -194,24 +194,26 @@ export function EntityListPage() {
                   >
                     {rangeText}
                   </Text>
-                  <Button
-                    variant="default"
-                    leftSection={<IconChevronLeft size={16} aria-hidden />}
-                    disabled={filters.start === 0}
-                    onClick={() =>
-                      updateFilters({ start: Math.max(0, filters.start - filters.limit) })
-                    }
-                  >
-                    Previous
-                  </Button>
-                  <Button
-                    variant="default"
-                    rightSection={<IconChevronRight size={16} aria-hidden />}
-                    disabled={!hasNextPage}
-                    onClick={() => updateFilters({ start: filters.start + filters.limit })}
-                  >
-                    Next
-                  </Button>
+                  <Group gap="sm" wrap="nowrap">
+                    <Button
+                      variant="default"
+                      leftSection={<IconChevronLeft size={16} aria-hidden />}
+                      disabled={filters.start === 0}
+                      onClick={() =>
+                        updateFilters({ start: Math.max(0, filters.start - filters.limit) })
+                      }
+                    >
+                      Previous
+                    </Button>
+                    <Button
+                      variant="default"
+                      rightSection={<IconChevronRight size={16} aria-hidden />}
+                      disabled={!hasNextPage}
+                      onClick={() => updateFilters({ start: filters.start + filters.limit })}
+                    >
+                      Next
+                    </Button>
+                  </Group>
                 </Group>
               </Group>
               {content}

@@ -16,35 +16,38 @@ test('a legal entity without verifications shows its KYC status and next KYC rev
     typeLabel: 'Legal entity',
     countryCode: 'DE',
     registrationNumber: 'HRB 1',
+    type: 'Legal Entity',
     status: 'Accepted',
     nextReview: '2027-01-15',
     documentCount: null,
   });
 });
 
-test('with verifications the newest one gives the status', () => {
-  const entity = buildLegalEntity({
-    corporateVerifications: [
-      buildVerification({ verificationDate: '2025-01-01', verificationStatus: 'Accepted' }),
-      buildVerification({ verificationDate: '2026-03-01', verificationStatus: 'Escalated' }),
-      buildVerification({ verificationDate: '2025-06-01', verificationStatus: 'Rejected' }),
-    ],
-    supportingDocuments: [buildDocument(), buildDocument()],
-  });
-  const row = toEntityRow(entity);
-  expect(row.status).toBe('Escalated');
-  expect(row.documentCount).toBe(2);
+test('the status and next review are the entity’s own, with or without its verifications', () => {
+  const kycMetaData = { kycStatus: 'Expired', nextKYCReview: '2026-01-10' };
+  const verifications = [
+    buildVerification({ verificationDate: '2024-01-01', verificationStatus: 'Expired' }),
+    buildVerification({ verificationDate: '2026-03-01', verificationStatus: 'Accepted' }),
+  ];
+  const without = toEntityRow(buildLegalEntity({ kycMetaData }));
+  const withVerifications = toEntityRow(
+    buildLegalEntity({
+      kycMetaData,
+      corporateVerifications: verifications,
+      supportingDocuments: [buildDocument(), buildDocument()],
+    }),
+  );
+  expect(withVerifications.status).toBe('Expired');
+  expect(withVerifications.status).toBe(without.status);
+  expect(withVerifications.documentCount).toBe(2);
 });
 
-test('without a next KYC review the earliest verification review date is used', () => {
+test('without a next KYC review of its own the row shows none, whatever the verifications say', () => {
   const entity = buildLegalEntity({
     kycMetaData: { kycStatus: 'Pending', nextKYCReview: null },
-    corporateVerifications: [
-      buildVerification({ nextReviewDate: '2027-05-01' }),
-      buildVerification({ nextReviewDate: '2026-09-01' }),
-    ],
+    corporateVerifications: [buildVerification({ nextReviewDate: '2027-05-01' })],
   });
-  expect(toEntityRow(entity).nextReview).toBe('2026-09-01');
+  expect(toEntityRow(entity).nextReview).toBeNull();
 });
 
 test('a natural person shows the full name and no registration number', () => {

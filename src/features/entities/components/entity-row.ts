@@ -1,10 +1,10 @@
-import { currentVerificationOf } from '../../../contract/current-verification.ts';
 import type { Entity } from '../../../contract/entities.ts';
 
 /** What one table row shows, derived from either kind of entity. */
 export interface EntityRow {
   id: string;
   name: string;
+  type: 'Legal Entity' | 'Natural Person';
   typeLabel: 'Legal entity' | 'Natural person';
   countryCode: string | null;
   registrationNumber: string | null;
@@ -26,6 +26,7 @@ export function toEntityRow(entity: Entity): EntityRow {
     return {
       id: entity.id,
       name: personName(entity.personalInformation),
+      type: entity.type,
       typeLabel: 'Natural person',
       countryCode: entity.personalInformation.countryCode ?? null,
       registrationNumber: null,
@@ -34,18 +35,17 @@ export function toEntityRow(entity: Entity): EntityRow {
       documentCount: entity.supportingDocuments?.length ?? null,
     };
   }
-  const verifications = entity.corporateVerifications;
-  // The newest verification is the freshest judgement; without verifications the KYC status stands.
-  const current = currentVerificationOf(verifications ?? []);
+  // The entity's own KYC status and next review, whatever the list was asked to include: the
+  // verifications toggle adds detail and never changes what a column means.
   return {
     id: entity.id,
     name: entity.corporateInformation.companyName,
+    type: entity.type,
     typeLabel: 'Legal entity',
     countryCode: entity.corporateInformation.country ?? null,
     registrationNumber: entity.corporateInformation.registrationNumber ?? null,
-    status: current?.kycStatus ?? entity.kycMetaData?.kycStatus ?? null,
-    // The normaliser already set the date from the newest verification where there is metadata.
-    nextReview: entity.kycMetaData?.nextKYCReview ?? current?.nextKYCReview ?? null,
+    status: entity.kycMetaData?.kycStatus ?? null,
+    nextReview: entity.kycMetaData?.nextKYCReview ?? null,
     documentCount: entity.supportingDocuments?.length ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { Anchor, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import type { Entity } from '../../../contract/entities.ts';
@@ -6,13 +6,14 @@ import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName } from '../../../lib/format.ts';
 import { toEntityRow } from './entity-row.ts';
+import { type DocumentCount, useDocumentCounts } from './use-document-counts.ts';
 
 const COLUMNS = [
   'Name',
   'Type',
   'Country',
   'Registration number',
-  'Verification status',
+  'KYC status',
   'Next review',
 ] as const;
 
@@ -39,6 +40,10 @@ interface EntityTableProps {
 }
 
 export function EntityTable({ entities, showDocuments, busy = false }: EntityTableProps) {
+  const uncounted = showDocuments
+    ? entities.filter((entity) => entity.supportingDocuments === undefined).map(({ id }) => id)
+    : [];
+  const fetchedCounts = useDocumentCounts(uncounted);
   return (
     <Table.ScrollContainer minWidth={960}>
       <Table
@@ -56,7 +61,7 @@ export function EntityTable({ entities, showDocuments, busy = false }: EntityTab
             return (
               <Table.Tr key={row.id}>
                 <Table.Td>
-                  <Anchor component={Link} to={paths.entity(row.id)} fw={500}>
+                  <Anchor component={Link} to={paths.entity(row.id, row.type)} fw={500}>
                     {row.name}
                   </Anchor>
                 </Table.Td>
@@ -73,7 +78,14 @@ export function EntityTable({ entities, showDocuments, busy = false }: EntityTab
                 <Table.Td>
                   <ReviewDateBadge date={row.nextReview} />
                 </Table.Td>
-                {showDocuments ? <Table.Td>{row.documentCount ?? '—'}</Table.Td> : null}
+                {showDocuments ? (
+                  <Table.Td>
+                    <DocumentCountCell
+                      count={row.documentCount ?? fetchedCounts[row.id]}
+                      name={row.name}
+                    />
+                  </Table.Td>
+                ) : null}
               </Table.Tr>
             );
           })}
@@ -81,6 +93,19 @@ export function EntityTable({ entities, showDocuments, busy = false }: EntityTab
       </Table>
     </Table.ScrollContainer>
   );
+}
+
+/** A count, a placeholder while it loads, or a dash where the documents could not be listed. */
+function DocumentCountCell({ count, name }: { count: DocumentCount | undefined; name: string }) {
+  if (count === undefined) {
+    return (
+      <>
+        <Skeleton height={14} width={24} radius="sm" aria-hidden />
+        <VisuallyHidden>Counting the documents of {name}</VisuallyHidden>
+      </>
+    );
+  }
+  return <>{count ?? '—'}</>;
 }
 
 /** Placeholder rows in the table's own shape, so the page does not jump when data arrives. */

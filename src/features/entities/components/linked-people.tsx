@@ -116,7 +116,11 @@ export function LinkedPeople({
                 {record?.isPending ? (
                   <Skeleton h={16} w={140} />
                 ) : (
-                  <Anchor component={Link} to={paths.entity(person.entityId)} fw={500}>
+                  <Anchor
+                    component={Link}
+                    to={paths.entity(person.entityId, 'Natural Person')}
+                    fw={500}
+                  >
                     {name}
                   </Anchor>
                 )}

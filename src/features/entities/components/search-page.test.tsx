@@ -296,7 +296,7 @@ test('a people search sends its query, updates the address and links each person
     const link = within(table).getByRole('link', {
       name: `Ada ${person.personalInformation.lastName}`,
     });
-    expect(link).toHaveAttribute('href', `/entities/${person.id}`);
+    expect(link).toHaveAttribute('href', `/entities/people/${person.id}`);
     const row = link.closest('tr');
     if (!row) throw new Error('the link is not in a row');
     expect(row).toHaveTextContent('France');

@@ -20,6 +20,7 @@ import {
   type SearchTab,
 } from './search-params.ts';
 import { SearchResults } from './search-results.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 const NO_FIELD_ERRORS: never[] = [];
 
@@ -114,6 +115,7 @@ function SearchPanel({ kind, address, active, navigate }: SearchPanelProps) {
 }
 
 export function SearchPage() {
+  useDocumentTitle('Search');
   const [searchParams, setSearchParams] = useSearchParams();
   const activeTab = tabFromSearchParams(searchParams);
   const address = searchParams.toString();

@@ -1,7 +1,7 @@
 import { Anchor, Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths, type EntityLinkType } from '../../../app/paths.ts';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName } from '../../../lib/format.ts';
@@ -51,10 +51,12 @@ function ResultRow({
   id,
   result,
   columns,
+  type,
 }: {
   id: string;
   result: DetailResult | undefined;
   columns: readonly ResultColumn[];
+  type: EntityLinkType;
 }) {
   if (!result) {
     return (
@@ -75,7 +77,7 @@ function ResultRow({
     return (
       <Table.Tr>
         <Table.Td>
-          <Anchor component={Link} to={paths.entity(id)} ff="monospace" size="sm">
+          <Anchor component={Link} to={paths.entity(id, type)} ff="monospace" size="sm">
             {id}
           </Anchor>
         </Table.Td>
@@ -91,7 +93,7 @@ function ResultRow({
   return (
     <Table.Tr>
       <Table.Td>
-        <Anchor component={Link} to={paths.entity(id)} fw={500}>
+        <Anchor component={Link} to={paths.entity(id, type)} fw={500}>
           {row.name}
         </Anchor>
       </Table.Td>
@@ -136,7 +138,13 @@ export function SearchResults({
           </Table.Thead>
           <Table.Tbody>
             {visibleIds.map((id) => (
-              <ResultRow key={id} id={id} result={results[id]} columns={columns} />
+              <ResultRow
+                key={id}
+                id={id}
+                result={results[id]}
+                columns={columns}
+                type={collection === 'natural-persons' ? 'Natural Person' : 'Legal Entity'}
+              />
             ))}
           </Table.Tbody>
         </Table>

@@ -40,7 +40,7 @@ test('the list (type=all) shows the real service’s person and legal entities',
   renderRoute(<EntityListPage />, { path: '/entities', routePath: '/entities' });
   const person = await screen.findByRole('link', { name: 'John Doe' });
   const table = screen.getByRole('table', { name: 'Entities' });
-  expect(person).toHaveAttribute('href', `/entities/${VENDOR_IDS.person}`);
+  expect(person).toHaveAttribute('href', `/entities/people/${VENDOR_IDS.person}`);
   const personRow = person.closest('tr') as HTMLElement;
   expect(within(personRow).getByText('New')).toBeInTheDocument();
   expect(within(personRow).getByText('United Kingdom')).toBeInTheDocument();
@@ -127,7 +127,7 @@ test('a legal entity of the real service: no KYC metadata, odd DUNS and LEI, its
   const people = section('Linked people');
   expect(people.getByText(/lists a company's people on their own records/)).toBeInTheDocument();
   const person = await people.findByRole('link', { name: 'John James Doe' });
-  expect(person).toHaveAttribute('href', `/entities/${VENDOR_IDS.person}`);
+  expect(person).toHaveAttribute('href', `/entities/people/${VENDOR_IDS.person}`);
   expect(person.closest('li')).toHaveTextContent('CEO');
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });

@@ -70,7 +70,7 @@ export function QueueNavigation() {
         ) : nextItem ? (
           <Button
             component={Link}
-            to={`${paths.entity(nextItem.entityId)}${queueLinkSearch(queue, nextItem.cursor, position + 1)}`}
+            to={`${paths.entity(nextItem.entityId, nextItem.type)}${queueLinkSearch(queue, nextItem.cursor, position + 1)}`}
             rightSection={<IconArrowRight size={16} aria-hidden />}
             variant="light"
             maw="100%"

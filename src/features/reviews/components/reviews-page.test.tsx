@@ -70,7 +70,7 @@ test('shows the counts as tabs and the overdue entities with how overdue they ar
   const link = within(secondRow).getByRole('link', { name: 'Ada Byrne' });
   expect(link).toHaveAttribute(
     'href',
-    '/entities/entity-2?queue=overdue&after=cursor-2&position=2',
+    '/entities/people/entity-2?queue=overdue&after=cursor-2&position=2',
   );
   expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 3');
 });

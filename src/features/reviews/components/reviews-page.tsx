@@ -35,6 +35,7 @@ import {
   WINDOW_LABELS,
   type ReviewQueueParams,
 } from '../review-params.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 const EMPTY_TITLES: Record<ReviewWindow, string> = {
   overdue: 'Nothing overdue',
@@ -132,7 +133,8 @@ function QueueTable({
   today: Date;
 }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // On a phone Type and Country give way, so Status and Risk show whole without scrolling.
+    <Table.ScrollContainer minWidth={340}>
       <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
         <Table.Caption>
           <VisuallyHidden>{CAPTIONS[queue.due]}</VisuallyHidden>
@@ -145,8 +147,12 @@ function QueueTable({
             </Table.Th>
             <Table.Th scope="col">Status</Table.Th>
             <Table.Th scope="col">Risk</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Country</Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Type
+            </Table.Th>
+            <Table.Th scope="col" visibleFrom="xs">
+              Country
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -155,7 +161,7 @@ function QueueTable({
               <Table.Td>
                 <Anchor
                   component={Link}
-                  to={`${paths.entity(item.entityId)}${queueLinkSearch(queue, item.cursor, index + 1)}`}
+                  to={`${paths.entity(item.entityId, item.type)}${queueLinkSearch(queue, item.cursor, index + 1)}`}
                   fw={500}
                 >
                   {item.name || item.entityId}
@@ -172,8 +178,8 @@ function QueueTable({
                 <StatusBadge status={item.kycStatus} />
               </Table.Td>
               <Table.Td>{item.riskLevel}</Table.Td>
-              <Table.Td>{item.type}</Table.Td>
-              <Table.Td>{countryName(item.country)}</Table.Td>
+              <Table.Td visibleFrom="xs">{item.type}</Table.Td>
+              <Table.Td visibleFrom="xs">{countryName(item.country)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -184,6 +190,7 @@ function QueueTable({
 
 /** The review queue: what is due, counted per window, filtered, soonest first. */
 export function ReviewsPage() {
+  useDocumentTitle('Reviews');
   const [queue, update] = useQueueParams();
   const query = useInfiniteQuery(reviewQueries.queue(queue));
   const pages = query.data?.pages;
