@@ -86,7 +86,7 @@ test.skipIf(testEngine !== 'sqlite' || !isRoot)(name, async () => {
     });
     await expect(large).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     const degraded = await app.inject({ method: 'GET', url: '/healthz' });
-    expect({ status: degraded.statusCode, body: degraded.json() as unknown }).toEqual({
+    expect({ status: degraded.statusCode, body: degraded.json<unknown>() }).toEqual({
       status: 200,
       body: { status: 'degraded', reason: 'storage full', engine: 'sqlite', database: 'full' },
     });
