@@ -5,6 +5,7 @@ import type { Role } from '../../src/contract/audit.ts';
 import { requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
+import { databaseFaultOf } from '../db/database-faults.ts';
 import { ApiError, parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -203,7 +204,10 @@ async function recordUnrecordedEvent(
       detail: { ...pending.event.detail, status },
     });
   } catch (auditError) {
-    request.log.error({ err: auditError }, 'audit event of a refused request not written');
+    // A full storage or an unreachable database is logged once per change of state (db/database-faults.ts).
+    if (databaseFaultOf(auditError) === undefined) {
+      request.log.error({ err: auditError }, 'audit event of a refused request not written');
+    }
   }
   return payload;
 }
