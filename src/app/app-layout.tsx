@@ -21,6 +21,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { ServiceUnavailableNotice } from '../components/service-unavailable-notice.tsx';
 import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
 import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
@@ -219,6 +220,7 @@ function SignedInShell() {
         </AppShell.Navbar>
 
         <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
+          <ServiceUnavailableNotice />
           <Outlet />
         </AppShell.Main>
       </AppShell>
