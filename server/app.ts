@@ -5,7 +5,6 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { createAuditTrail } from './audit/audit-trail.ts';
 import { registerAuditRoutes } from './audit/routes.ts';
 import { scheduleAuditRetention } from './audit/retention.ts';
@@ -18,18 +17,15 @@ import { registerClientUpdateRoutes } from './client-updates/routes.ts';
 import { auditOf } from './decisions/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
+import { createDatabaseHealth } from './db/database-faults.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
-import {
-  answerFrameworkError,
-  errorEnvelope,
-  installErrorHandling,
-  sendPathNotFound,
-} from './http/errors.ts';
+import { answerFrameworkError, installErrorHandling, sendPathNotFound } from './http/errors.ts';
+import { registerHealthRoute } from './http/healthz.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
 import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
@@ -75,7 +71,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       answerFrameworkError(error, request, reply);
     },
   });
-  installErrorHandling(app);
+  const health = createDatabaseHealth(app.log);
+  installErrorHandling(app, health);
   installSecurityHeaders(app);
   installCors(app, config.corsOrigins);
   installRequestLimits(app);
@@ -93,6 +90,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     (note) => {
       app.log.info({ migration: note.migration, ...note.detail }, note.message);
     },
+    health,
   );
   app.addHook('onClose', async () => {
     await db.destroy();
@@ -134,17 +132,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   await app.register(multipart, { limits: { fileSize: 0, files: 0, fields: 20 } });
   app.addHook('preValidation', readMultipartFields);
 
-  app.get('/healthz', async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(db);
-      return { status: 'ok', engine, database: 'ok' };
-    } catch (error) {
-      app.log.error({ err: error }, 'health check failed');
-      return reply
-        .code(503)
-        .send({ ...errorEnvelope(503, 'The database does not answer.'), engine, database: 'down' });
-    }
-  });
+  registerHealthRoute(app, db, engine, health, now);
   registerOpenApiRoutes(app);
 
   await app.register(

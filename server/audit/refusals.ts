@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { Refusal } from '../http/refusal.ts';
 import type { AuditEventInput, AuditOutcome, AuditTrail } from './audit-trail.ts';
+import { databaseFaultOf } from '../db/database-faults.ts';
 
 /** The refusals of a control that are always on the record (docs/audit.md, "Refused calls"). */
 export const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 409, 429]);
@@ -116,6 +117,8 @@ export async function recordRefusal(
       detail,
     });
   } catch (auditError) {
+    // A full storage or an unreachable database is logged once per change of state (db/database-faults.ts).
+    if (databaseFaultOf(auditError) !== undefined) return;
     request.log.error({ err: auditError }, 'audit event of a refused request not written');
   }
 }

@@ -1,9 +1,18 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  type DialectAdapter,
+  type Driver,
+} from 'kysely';
 import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
+import type { DatabaseObserver } from './database-faults.ts';
 import type { Engine } from './engine.ts';
 import { migrateToLatest, type MigrationNote } from './migrations.ts';
+import { observeDriver } from './observed-driver.ts';
 import { openPostgres, type OnConnectionLost } from './postgres.ts';
 import type { Database } from './schema.ts';
 
@@ -13,24 +22,28 @@ export type Db = Kysely<Database>;
  * PostgreSQL when `databaseUrl` is given, otherwise the embedded SQLite file in `dataDir`;
  * migrated to the newest schema either way. `onConnectionLost` hears of PostgreSQL connections
  * the server closed while idle (a process warning if not given); `onMigrationNote` hears what the
- * migrations applied now report (such as how many rows a repair changed).
+ * migrations applied now report (such as how many rows a repair changed); `observer` hears every
+ * query's outcome (the server's health, database-faults.ts).
  */
 export async function openDatabase(
   dataDir: string,
   databaseUrl?: string,
   onConnectionLost?: OnConnectionLost,
   onMigrationNote: (note: MigrationNote) => void = () => undefined,
+  observer: DatabaseObserver = ignoreOutcomes,
 ): Promise<{ db: Db; engine: Engine }> {
   // DATA_DIR holds the outbox on either engine, and the database itself on SQLite.
   ensurePrivateDirectory(dataDir);
   if (databaseUrl !== undefined) {
     return {
-      db: await openPostgres(databaseUrl, onConnectionLost, onMigrationNote),
+      db: await openPostgres(databaseUrl, onConnectionLost, onMigrationNote, observer),
       engine: 'postgres',
     };
   }
-  return { db: await openSqlite(dataDir, onMigrationNote), engine: 'sqlite' };
+  return { db: await openSqlite(dataDir, onMigrationNote, observer), engine: 'sqlite' };
 }
+
+const ignoreOutcomes: DatabaseObserver = { failed: () => undefined, succeeded: () => undefined };
 
 /**
  * Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. The database
@@ -39,6 +52,7 @@ export async function openDatabase(
 async function openSqlite(
   dataDir: string,
   onMigrationNote: (note: MigrationNote) => void,
+  observer: DatabaseObserver,
 ): Promise<Db> {
   const file = path.join(dataDir, 'kyc-desk.sqlite');
   ensurePrivateFile(file);
@@ -55,7 +69,14 @@ async function openSqlite(
   // No mmap_size: mapped pages count as resident memory (about 100 MB more at 100,000 entities).
   sqlite.pragma('temp_store = memory');
   const db = new Kysely<Database>({
-    dialect: new TransactionalDdlSqliteDialect({ database: asKyselyConnection(sqlite) }),
+    dialect: new ObservedSqliteDialect({ database: asKyselyConnection(sqlite) }, (driver) =>
+      observeDriver(driver, observer, async (connection) => {
+        // SQLite itself rolls back on SQLITE_FULL, IOERR and some BUSY errors; a second rollback
+        // would fail with "no transaction is active" and hide the error that caused it.
+        if (!sqlite.inTransaction) return;
+        await connection.executeQuery(CompiledQuery.raw('rollback'));
+      }),
+    ),
   });
   for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
   // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
@@ -114,8 +135,19 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class TransactionalDdlSqliteDialect extends SqliteDialect {
+class ObservedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly observe: (driver: Driver) => Driver,
+  ) {
+    super(config);
+  }
+
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  override createDriver(): Driver {
+    return this.observe(super.createDriver());
   }
 }

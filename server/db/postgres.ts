@@ -1,6 +1,8 @@
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
+import { databaseFaultOf, type DatabaseObserver } from './database-faults.ts';
 import { migrateToLatest, type MigrationNote } from './migrations.ts';
+import { observeDriver } from './observed-driver.ts';
 import type { Database } from './schema.ts';
 
 /** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
@@ -29,10 +31,13 @@ export async function openPostgres(
   databaseUrl: string,
   onConnectionLost: OnConnectionLost = warnConnectionLost,
   onMigrationNote: (note: MigrationNote) => void = () => undefined,
+  observer: DatabaseObserver = { failed: () => undefined, succeeded: () => undefined },
 ): Promise<Kysely<Database>> {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
+    // A database host that swallows packets fails the request (503) instead of holding it forever.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types,
   });
   // A connection ended by the server (restart, failover, pg_terminate_backend) is an 'error' event
@@ -53,21 +58,39 @@ export async function openPostgres(
   pool.on('error', (error: Error & { code?: string }, client) => {
     reportLoss(client, error);
   });
-  const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }, observer) });
   for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
   return db;
 }
 
+/** How long a request waits for a new connection before it fails as an outage. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 class LockingPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly observer: DatabaseObserver,
+  ) {
+    super(config);
+  }
+
   override createDriver() {
     const driver = super.createDriver();
     const begin = driver.beginTransaction.bind(driver);
+    const rollback = driver.rollbackTransaction.bind(driver);
     driver.beginTransaction = async (connection, settings) => {
       await begin(connection, settings);
       await connection.executeQuery(
         CompiledQuery.raw('select pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]),
       );
     };
-    return driver;
+    return observeDriver(driver, this.observer, async (connection) => {
+      try {
+        await rollback(connection);
+      } catch (error) {
+        // The connection is gone (and discarded): the transaction's own error is the one to report.
+        if (databaseFaultOf(error) !== 'unavailable') throw error;
+      }
+    });
   }
 }

@@ -2,6 +2,11 @@ import http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorEnvelope, FieldError } from '../../src/contract/common.ts';
+import {
+  databaseFaultOf,
+  RETRY_AFTER_SECONDS,
+  type DatabaseHealth,
+} from '../db/database-faults.ts';
 
 /** The one error type handlers throw; the error handler turns it into the envelope. */
 export class ApiError extends Error {
@@ -16,9 +21,26 @@ export class ApiError extends Error {
   }
 }
 
-export function errorEnvelope(code: number, message: string, errors?: FieldError[]): ErrorEnvelope {
-  return { code, status: 'error', message, data: [], ...(errors?.length ? { errors } : {}) };
+export function errorEnvelope(
+  code: number,
+  message: string,
+  errors?: FieldError[],
+  retryAfter?: number,
+): ErrorEnvelope {
+  return {
+    code,
+    status: 'error',
+    message,
+    data: [],
+    ...(errors?.length ? { errors } : {}),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
 }
+
+export const STORAGE_FULL_MESSAGE = "The server's storage is full. Try again once space is freed.";
+
+export const UNAVAILABLE_MESSAGE =
+  'The service is unavailable: its database does not answer. Try again shortly.';
 
 /**
  * Field errors of a failed zod parse, with dotted paths (`corporateInformation.country`); an
@@ -72,6 +94,11 @@ const SERVER_ERROR_MESSAGE = 'Something went wrong on the server. The error has 
 /** Requests whose 5xx is already logged with its error, so the answer's own line is not repeated. */
 const loggedServerErrors = new WeakSet<FastifyRequest>();
 
+/** A 5xx whose cause is logged elsewhere (the database's health, once per change of state). */
+export function markServerErrorLogged(request: FastifyRequest): void {
+  loggedServerErrors.add(request);
+}
+
 function logServerError(request: FastifyRequest, error: unknown): void {
   loggedServerErrors.add(request);
   request.log.error({ err: error }, 'unhandled error');
@@ -107,8 +134,10 @@ export function answerFrameworkError(
 /**
  * Every error anywhere becomes the envelope; 500s log their detail and say nothing more; every
  * other 5xx (a 503, an upstream's 502 or relayed 500) is logged at error level when it is sent.
+ * A full storage (507) or an unreachable database (503 with Retry-After) is logged by `health`,
+ * once per change of state, not once per request.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, health?: DatabaseHealth): void {
   app.addHook('onResponse', (request, reply, done) => {
     if (reply.statusCode >= 500 && !loggedServerErrors.has(request)) {
       request.log.error({ statusCode: reply.statusCode }, 'answered with a server error');
@@ -122,6 +151,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const known = FASTIFY_CODES[String((error as { code?: unknown }).code)];
     if (known) return sendError(reply, known[0], known[1]);
+    const fault = databaseFaultOf(error);
+    if (fault) {
+      loggedServerErrors.add(request);
+      // Errors met outside the database layer (a file write) reach the health log only here.
+      health?.failed(fault, error);
+      if (fault === 'storage-full') return sendError(reply, 507, STORAGE_FULL_MESSAGE);
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return reply
+        .code(503)
+        .type('application/json; charset=utf-8')
+        .send(errorEnvelope(503, UNAVAILABLE_MESSAGE, undefined, RETRY_AFTER_SECONDS));
+    }
     const code: unknown = (error as { code?: unknown }).code;
     if (
       error instanceof SyntaxError ||

@@ -21,6 +21,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { ServiceUnavailableNotice } from '../components/service-unavailable-notice.tsx';
 import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
 import {
   SessionExpiryNotice,
@@ -235,6 +236,7 @@ function SignedInShell() {
         </AppShell.Footer>
 
         <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
+          <ServiceUnavailableNotice />
           <Outlet />
         </AppShell.Main>
       </AppShell>

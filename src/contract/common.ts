@@ -54,6 +54,8 @@ export const errorEnvelopeSchema = z.object({
   message: z.string(),
   data: z.array(z.unknown()),
   errors: z.array(fieldErrorSchema).optional(),
+  /** Seconds to wait before trying again, as the Retry-After header says (503). */
+  retryAfter: z.number().int().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 

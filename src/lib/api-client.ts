@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: FieldError[] = [],
+    /** Seconds the server asked to wait (Retry-After on a 429 or 503), when it said. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -205,7 +207,13 @@ export function errorFromResponse(
       STATUS_MESSAGES[status] ??
       `The server answered ${status}.`,
     envelope.success ? envelope.data.errors : [],
+    secondsOf(retryAfter),
   );
+}
+
+/** Retry-After in seconds (the form this server sends); null for a date or nothing. */
+function secondsOf(retryAfter: string | null): number | null {
+  return retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : null;
 }
 
 /** "Try again in N minutes." from a Retry-After of seconds; undefined when it gives none. */
