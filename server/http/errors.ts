@@ -10,14 +10,21 @@ export class ApiError extends Error {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     readonly headers: Record<string, string> = {},
+    /** The envelope's `data`: what a client needs to act on the error (the existing entity of a 409). */
+    readonly data: unknown[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
-export function errorEnvelope(code: number, message: string, errors?: FieldError[]): ErrorEnvelope {
-  return { code, status: 'error', message, data: [], ...(errors?.length ? { errors } : {}) };
+export function errorEnvelope(
+  code: number,
+  message: string,
+  errors?: FieldError[],
+  data: unknown[] = [],
+): ErrorEnvelope {
+  return { code, status: 'error', message, data, ...(errors?.length ? { errors } : {}) };
 }
 
 /**
@@ -60,11 +67,17 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'The body is not valid JSON.'],
 };
 
-function sendError(reply: FastifyReply, code: number, message: string, errors?: FieldError[]) {
+function sendError(
+  reply: FastifyReply,
+  code: number,
+  message: string,
+  errors?: FieldError[],
+  data?: unknown[],
+) {
   return reply
     .code(code)
     .type('application/json; charset=utf-8')
-    .send(errorEnvelope(code, message, errors));
+    .send(errorEnvelope(code, message, errors, data));
 }
 
 const SERVER_ERROR_MESSAGE = 'Something went wrong on the server. The error has been logged.';
@@ -118,7 +131,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.statusCode, error.message, error.fieldErrors);
+      return sendError(reply, error.statusCode, error.message, error.fieldErrors, error.data);
     }
     const known = FASTIFY_CODES[String((error as { code?: unknown }).code)];
     if (known) return sendError(reply, known[0], known[1]);

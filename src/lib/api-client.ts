@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fieldErrors: FieldError[] = [],
+    /** The envelope's `data`, read by the caller that knows its shape (a 409's existing entity). */
+    readonly data: unknown = undefined,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -205,6 +207,7 @@ export function errorFromResponse(
       STATUS_MESSAGES[status] ??
       `The server answered ${status}.`,
     envelope.success ? envelope.data.errors : [],
+    envelope.success ? envelope.data.data : undefined,
   );
 }
 
