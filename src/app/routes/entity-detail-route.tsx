@@ -53,7 +53,13 @@ export function EntityDetailRoute() {
           onDecided={features?.documentDecisions && canAct ? refreshEntity : undefined}
         />
       )}
-      renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} readOnly={!canAct} />}
+      renderClientUpdates={(entity) => (
+        <ClientUpdatePanel
+          entity={entity}
+          readOnly={!canAct}
+          canResend={capabilities?.mode === 'embedded'}
+        />
+      )}
       renderReview={(entity) =>
         capabilities && features?.recordVerification ? (
           <ReviewDecisionPanel
