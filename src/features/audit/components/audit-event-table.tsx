@@ -66,9 +66,10 @@ export function AuditEventTable({
                       component={Link}
                       to={paths.entity(event.entityId)}
                       size="sm"
-                      ff="monospace"
+                      ff={event.entityName ? undefined : 'monospace'}
+                      title={event.entityName ? event.entityId : undefined}
                     >
-                      {event.entityId}
+                      {event.entityName || event.entityId}
                     </Anchor>
                   ) : (
                     '—'
