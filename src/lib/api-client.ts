@@ -8,7 +8,7 @@ export class ApiError extends Error {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     /** The envelope's `data`, read by the caller that knows its shape (a 409's existing entity). */
-    readonly data: unknown = undefined,
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';

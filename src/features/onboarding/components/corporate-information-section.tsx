@@ -1,5 +1,5 @@
 import { Anchor, Select, SimpleGrid } from '@mantine/core';
-import { Controller, get, useFormContext, useFormState } from 'react-hook-form';
+import { Controller, useFormContext, useFormState } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
@@ -29,8 +29,7 @@ export function CorporateInformationSection({
     name: 'corporateInformation.registrationNumber',
     exact: true,
   });
-  const registrationError = get(errors, 'corporateInformation.registrationNumber') as
-    { type?: string } | undefined;
+  const registrationError = errors.corporateInformation?.registrationNumber;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
       <FormTextInput name="corporateInformation.companyName" label="Company name" required />
