@@ -9,6 +9,24 @@ interface ListedEntity {
   supportingDocuments?: { documentId: string; fileName: string; mimeType?: string }[];
 }
 
+/** A legal entity of the demo data with a PDF among its documents. */
+async function findEntityWithPdf(
+  request: Parameters<typeof apiData>[0],
+  kyc: Parameters<typeof apiData>[1],
+) {
+  const entities = await apiData<ListedEntity[]>(
+    request,
+    kyc,
+    '/api/v2/entities?type=legal-entities&limit=50&supportingDocuments=true',
+  );
+  const entity = entities.find((e) =>
+    e.supportingDocuments?.some((d) => d.mimeType === 'application/pdf'),
+  );
+  const document = entity?.supportingDocuments?.find((d) => d.mimeType === 'application/pdf');
+  if (!entity || !document) throw new Error('demo data has no legal entity with a PDF');
+  return { entity, document };
+}
+
 test('a reviewer reads a legal entity, views a document and downloads the exact bytes', async ({
   page,
   kyc,
@@ -57,6 +75,24 @@ test('a reviewer reads a legal entity, views a document and downloads the exact 
   expect(crypto.createHash('sha256').update(downloaded).digest('hex')).toBe(storedSha);
 
   await viewer.getByRole('button', { name: 'Close viewer' }).click();
+  await expect(viewer).toBeHidden();
+});
+
+test('Escape closes the document viewer even after a click into the PDF', async ({
+  page,
+  kyc,
+  request,
+}) => {
+  const { entity, document } = await findEntityWithPdf(request, kyc);
+  await signIn(page, kyc, `/entities/${entity.id}`);
+  await page.getByRole('button', { name: `View ${document.fileName}` }).click();
+  const viewer = page.getByRole('dialog', { name: document.fileName });
+  const frame = viewer.locator('iframe').first();
+  await expect(frame).toBeVisible();
+
+  await frame.click();
+  await page.waitForTimeout(300); // the viewer hands focus back on the next frame
+  await page.keyboard.press('Escape');
   await expect(viewer).toBeHidden();
 });
 

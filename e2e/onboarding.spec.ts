@@ -66,5 +66,9 @@ test('an onboarding draft survives a reload', async ({ page, kyc }) => {
   );
   await expect(page.getByRole('textbox', { name: 'Registration number' })).toHaveValue('HRB 4711');
   await page.getByRole('button', { name: 'Discard draft' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard this draft?' })
+    .getByRole('button', { name: 'Discard' })
+    .click();
   await expect(page.getByRole('textbox', { name: 'Company name' })).toHaveValue('');
 });

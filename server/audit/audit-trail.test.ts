@@ -226,6 +226,23 @@ describe('roles', () => {
       'entity.view',
       'entity.create',
     ]);
+
+    // The log names each event's entity, so the console shows names rather than IDs.
+    const { companyName } = (
+      created.body as { data: { corporateInformation: { companyName: string } } }
+    ).data.corporateInformation;
+    const named = await server.request(`/api/v2/audit-events?entityId=${id}`, {
+      auth: 'none',
+      headers,
+    });
+    const namedEvents = auditEventPageSchema.parse(named.body).data;
+    expect(namedEvents.length).toBeGreaterThan(0);
+    for (const event of namedEvents) expect(event.entityName).toBe(companyName);
+    const unnamed = await server.request('/api/v2/audit-events?action=entity.list&limit=1', {
+      auth: 'none',
+      headers,
+    });
+    expect(auditEventPageSchema.parse(unnamed.body).data[0]?.entityName).toBeNull();
   });
 
   test('paging by cursor has no gaps or repeats, and filters narrow', async () => {

@@ -68,6 +68,32 @@ export function auditRepository(db: Kysely<Database>) {
       return select.orderBy('seq', 'desc').limit(query.limit).execute();
     },
 
+    /** Display names of the entities among `ids` this database holds (a company's name, a person's full name). */
+    async entityNames(ids: readonly string[]): Promise<Map<string, string>> {
+      if (ids.length === 0) return new Map();
+      const [companies, people] = await Promise.all([
+        db
+          .selectFrom('legal_entities')
+          .select(['entity_id', 'company_name'])
+          .where('entity_id', 'in', ids)
+          .execute(),
+        db
+          .selectFrom('natural_persons')
+          .select(['entity_id', 'first_name', 'middle_name', 'last_name'])
+          .where('entity_id', 'in', ids)
+          .execute(),
+      ]);
+      const names = new Map<string, string>();
+      for (const row of companies) names.set(row.entity_id, row.company_name);
+      for (const row of people) {
+        const name = [row.first_name, row.middle_name, row.last_name]
+          .filter((part) => part?.trim())
+          .join(' ');
+        names.set(row.entity_id, name);
+      }
+      return names;
+    },
+
     /** Oldest first from `afterSeq`, for verification. */
     chainFrom(afterSeq: number, limit: number): Promise<AuditEventRow[]> {
       return db

@@ -60,14 +60,22 @@ function seqOfCursor(cursor: string | undefined): number | undefined {
 }
 
 async function pageOf(db: Db, query: AuditPageQuery) {
-  const rows = await auditRepository(db).page({ ...query, limit: query.limit + 1 });
+  const repository = auditRepository(db);
+  const rows = await repository.page({ ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  // Names are read for the page's entities at once; one this database does not hold stays null.
+  const names = await repository.entityNames([
+    ...new Set(page.flatMap((row) => (row.entity_id ? [row.entity_id] : []))),
+  ]);
   return {
     code: 200,
     status: 'success' as const,
     message: '',
-    data: page.map(auditEventOf),
+    data: page.map((row) => ({
+      ...auditEventOf(row),
+      entityName: row.entity_id ? (names.get(row.entity_id) ?? null) : null,
+    })),
     nextCursor: rows.length > query.limit && last ? cursorOf(last.seq) : null,
   };
 }

@@ -28,6 +28,10 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
   'GET /api/v2/entities/legal-entities/{id}/client-update-requests': { access: 'read' },
   'GET /api/v2/entities/legal-entities/{id}/request-client-update': { access: 'act' },
   'POST /api/v2/entities/legal-entities/{id}/request-client-update': { access: 'act' },
+  'POST /api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/resend': {
+    access: 'act',
+    gateway: false,
+  },
   'GET /api/v2/entities/{id}/notes': { access: 'read' },
   'POST /api/v2/entities/{id}/notes': { access: 'act' },
   'GET /api/v2/audit-events': { access: 'audit-log' },

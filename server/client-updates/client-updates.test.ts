@@ -13,7 +13,7 @@ import {
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { readMime } from '../mail/read-mime.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
-import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
 
 const PORTAL_DOMAIN = 'portal.deployment.example';
 /** The other portals the tests' links point to; any other host is refused (portal-domains.test.ts). */
@@ -524,6 +524,55 @@ describe('client updates when the mail server fails', () => {
       expect(record?.error).toBeTruthy();
       expect(record?.error).not.toContain(password);
       expect(smtp.messages).toHaveLength(0);
+    } finally {
+      await server.close();
+      await smtp.close();
+    }
+  });
+});
+
+describe.skipIf(testMode === 'gateway')('sending a failed request again (embedded mode)', () => {
+  it('resends under the same id once the mail server is back, and never twice', async () => {
+    const behaviour: { rejectData?: string } = { rejectData: 'Try again later' };
+    const smtp = await startSmtpServer(behaviour);
+    const server = await startTestServer({
+      env: { SMTP_URL: smtp.url, MAIL_FROM, PORTAL_DOMAINS },
+    });
+    try {
+      const { legalEntityId, primaryContactId } = await insertLegalEntity(server.app.services.db);
+      const first = await postJson(server, requestPath(legalEntityId), validBody(primaryContactId));
+      expect(first.status).toBe(502);
+      const [failed] = await historyOf(server, legalEntityId);
+      const resendPath = `${historyPath(legalEntityId)}/${failed?.requestId ?? ''}/resend`;
+
+      const stillDown = await server.request(resendPath, { method: 'POST' });
+      expect(stillDown.status).toBe(502);
+      expect(errorOf(stillDown).message).toMatch(/Try again later/);
+      expect(await historyOf(server, legalEntityId)).toMatchObject([{ status: 'failed' }]);
+
+      behaviour.rejectData = undefined;
+      const resent = await server.request(resendPath, { method: 'POST' });
+      expect(resent.status, resent.text).toBe(202);
+      const accepted = clientUpdateAcceptedResponseSchema.parse(resent.body).data;
+      expect(accepted.requestId).toBe(failed?.requestId);
+      expect(smtp.messages).toHaveLength(1);
+      expect(smtp.messages[0]?.raw.toString('utf8').toLowerCase()).toContain(
+        `x-kyc-desk-request-id: ${failed?.requestId ?? ''}`,
+      );
+      const records = await historyOf(server, legalEntityId);
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ status: 'sent', error: null, sentAt: accepted.sentAt });
+
+      // A second click (or a lost answer's retry) sends nothing and answers as before.
+      const again = await server.request(resendPath, { method: 'POST' });
+      expect(again.status).toBe(202);
+      expect(clientUpdateAcceptedResponseSchema.parse(again.body).data).toEqual(accepted);
+      expect(smtp.messages).toHaveLength(1);
+
+      const unknown = await server.request(`${historyPath(legalEntityId)}/no-such-request/resend`, {
+        method: 'POST',
+      });
+      expect(unknown.status).toBe(404);
     } finally {
       await server.close();
       await smtp.close();

@@ -59,6 +59,27 @@ export function clientUpdatesRepository(db: Db) {
       await db.insertInto('client_update_requests').values(row).execute();
     },
 
+    findRequest(entityId: string, requestId: string): Promise<ClientUpdateRequestRow | undefined> {
+      return db
+        .selectFrom('client_update_requests')
+        .selectAll()
+        .where('entity_id', '=', entityId)
+        .where('id', '=', requestId)
+        .executeTakeFirst();
+    },
+
+    /** Records the outcome of sending a failed request again. */
+    async updateDelivery(
+      requestId: string,
+      delivery: { status: 'sent' | 'failed'; error: string | null; sent_at: string | null },
+    ): Promise<void> {
+      await db
+        .updateTable('client_update_requests')
+        .set(delivery)
+        .where('id', '=', requestId)
+        .execute();
+    },
+
     listRequests(entityId: string): Promise<ClientUpdateRequestRow[]> {
       return db
         .selectFrom('client_update_requests')

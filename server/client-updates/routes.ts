@@ -16,6 +16,7 @@ import { clientUpdateService } from './service.ts';
 
 const TAG = 'Client updates';
 const legalEntityParamsSchema = z.object({ id: idSchema });
+const requestParamsSchema = z.object({ id: idSchema, requestId: idSchema });
 
 /** Client-update e-mails under /api/v2; the caller is already authenticated by the v2 hook. */
 export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
@@ -77,6 +78,36 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       errors: [404],
     },
     ({ params }) => service.history(params.id),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/resend',
+      summary: 'Send a failed client-update request again',
+      description:
+        'Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.',
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description: 'The e-mail was handed to the mail server (or was sent already)',
+      },
+      errors: [404, 409, 502],
+      audit: {
+        action: 'client-update.request',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+      },
+    },
+    ({ params, request, audit }) =>
+      service.resend(params.id, params.requestId, {
+        log: request.log,
+        describe: (detail) => audit.describe(detail),
+      }),
   );
 
   // Own scope so the JSON-only and GET-body hooks apply to this route alone.

@@ -53,6 +53,8 @@ function unknownLegalEntity(entityId: string): ApiError {
 
 export function clientUpdateService(services: AppServices, mailer: Mailer) {
   const repository = clientUpdatesRepository(services.db);
+  /** Requests being sent again right now: a second click waits for the first, never a second e-mail. */
+  const resending = new Set<string>();
   const { portalDomain, portalDomains } = services.config;
   const allowedDomains = [
     ...new Set([portalDomain, ...portalDomains].map((host) => host.toLowerCase())),
@@ -177,6 +179,78 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
 
       const sentAt = services.now().toISOString();
       await repository.insertRequest({ ...record, status: 'sent', error: null, sent_at: sentAt });
+      return { requestId, recipientEmail: recipient.email, sentAt };
+    },
+
+    /**
+     * Sends a failed request again under its own id, with its stored subject, message and link;
+     * a request already sent is answered as it stands and sends nothing (a Retry is idempotent).
+     */
+    async resend(
+      entityId: string,
+      requestId: string,
+      context: { log: FastifyBaseLogger; describe?: (detail: Record<string, unknown>) => void },
+    ): Promise<ClientUpdateAccepted> {
+      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+      const row = await repository.findRequest(entityId, requestId);
+      if (!row)
+        throw new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
+      if (row.status === 'sent' && row.sent_at) {
+        return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
+      }
+      if (resending.has(requestId)) {
+        throw new ApiError(409, 'This request is being sent again already. Wait for its outcome.');
+      }
+      const recipient = await repository.findLinkedPerson(entityId, row.recipient_id);
+      if (!recipient?.email) {
+        throw new ApiError(
+          409,
+          'The recipient is no longer linked to this legal entity or has no e-mail address. Send a new request.',
+        );
+      }
+      context.describe?.({
+        recipientId: recipient.id,
+        recipientName: fullName(recipient),
+        configId: row.config_id,
+        resentRequestId: requestId,
+      });
+      const email = renderClientUpdateEmail({
+        requestId,
+        domain: row.domain,
+        subject: row.subject,
+        message: row.message,
+      });
+      resending.add(requestId);
+      try {
+        await mailer.send({
+          id: requestId,
+          from: services.config.mailFrom,
+          to: { name: fullName(recipient), address: recipient.email },
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          headers: { 'X-KYC-Desk-Request-Id': requestId },
+        });
+      } catch (error) {
+        const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
+        await repository.updateDelivery(requestId, {
+          status: 'failed',
+          error: delivery,
+          sent_at: null,
+        });
+        context.log.warn(
+          { requestId, entityId, via: mailer.via },
+          `client update e-mail not delivered again: ${delivery}`,
+        );
+        if (error instanceof MailDeliveryError) {
+          throw new ApiError(502, `The mail server did not accept the message: ${delivery}`);
+        }
+        throw error;
+      } finally {
+        resending.delete(requestId);
+      }
+      const sentAt = services.now().toISOString();
+      await repository.updateDelivery(requestId, { status: 'sent', error: null, sent_at: sentAt });
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
 

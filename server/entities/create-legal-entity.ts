@@ -234,6 +234,14 @@ export async function createLegalEntity(
       throw new ApiError(
         409,
         `A legal entity with registration number ${info.registrationNumber} in ${info.country} already exists: ${existing.entity_id}${storedAs}.`,
+        [
+          {
+            field: 'corporateInformation.registrationNumber',
+            message: `A legal entity with this registration number in ${info.country} already exists.`,
+          },
+        ],
+        {},
+        [{ entityId: existing.entity_id, companyName: existing.company_name }],
       );
     }
 

@@ -379,7 +379,18 @@ describe('POST /api/v2/entities/legal-entities', () => {
     });
     const response = await postLegalEntity(server, duplicate);
     expect(response.status).toBe(409);
-    expect(errorEnvelopeSchema.parse(response.body).message).toContain(existingId);
+    const envelope = errorEnvelopeSchema.parse(response.body);
+    expect(envelope.message).toContain(existingId);
+    // The console places this on the field and links to the existing entity by its name.
+    expect(envelope.errors).toEqual([
+      {
+        field: 'corporateInformation.registrationNumber',
+        message: 'A legal entity with this registration number in GB already exists.',
+      },
+    ]);
+    expect(envelope.data).toEqual([
+      { entityId: existingId, companyName: payload.corporateInformation.companyName },
+    ]);
     expect(await entityCount()).toBe(before);
 
     const elsewhere = legalEntityPayload({

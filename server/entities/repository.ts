@@ -812,10 +812,12 @@ export function entitiesRepository(db: Db) {
     findByRegistration(
       registrationNumber: string,
       country: string,
-    ): Promise<{ entity_id: string; registration_number: string } | undefined> {
+    ): Promise<
+      { entity_id: string; registration_number: string; company_name: string } | undefined
+    > {
       return db
         .selectFrom('legal_entities')
-        .select(['entity_id', 'registration_number'])
+        .select(['entity_id', 'registration_number', 'company_name'])
         .where(
           'registration_number_normalised',
           '=',

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     readonly headers: Record<string, string> = {},
+    /** The envelope's `data`: what a client needs to act on the error (the existing entity of a 409). */
+    readonly data: unknown[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,13 +27,13 @@ export function errorEnvelope(
   code: number,
   message: string,
   errors?: FieldError[],
-  retryAfter?: number,
+  { data = [], retryAfter }: { data?: unknown[]; retryAfter?: number } = {},
 ): ErrorEnvelope {
   return {
     code,
     status: 'error',
     message,
-    data: [],
+    data,
     ...(errors?.length ? { errors } : {}),
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
@@ -82,11 +84,17 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'The body is not valid JSON.'],
 };
 
-function sendError(reply: FastifyReply, code: number, message: string, errors?: FieldError[]) {
+function sendError(
+  reply: FastifyReply,
+  code: number,
+  message: string,
+  errors?: FieldError[],
+  data?: unknown[],
+) {
   return reply
     .code(code)
     .type('application/json; charset=utf-8')
-    .send(errorEnvelope(code, message, errors));
+    .send(errorEnvelope(code, message, errors, { data }));
 }
 
 const SERVER_ERROR_MESSAGE = 'Something went wrong on the server. The error has been logged.';
@@ -147,7 +155,7 @@ export function installErrorHandling(app: FastifyInstance, health?: DatabaseHeal
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-      return sendError(reply, error.statusCode, error.message, error.fieldErrors);
+      return sendError(reply, error.statusCode, error.message, error.fieldErrors, error.data);
     }
     const known = FASTIFY_CODES[String((error as { code?: unknown }).code)];
     if (known) return sendError(reply, known[0], known[1]);
@@ -161,7 +169,9 @@ export function installErrorHandling(app: FastifyInstance, health?: DatabaseHeal
       return reply
         .code(503)
         .type('application/json; charset=utf-8')
-        .send(errorEnvelope(503, UNAVAILABLE_MESSAGE, undefined, RETRY_AFTER_SECONDS));
+        .send(
+          errorEnvelope(503, UNAVAILABLE_MESSAGE, undefined, { retryAfter: RETRY_AFTER_SECONDS }),
+        );
     }
     const code: unknown = (error as { code?: unknown }).code;
     if (

@@ -45,7 +45,9 @@ export function registerHealthRoute(
         .code(503)
         .header('Retry-After', String(RETRY_AFTER_SECONDS))
         .send({
-          ...errorEnvelope(503, 'The database does not answer.', undefined, RETRY_AFTER_SECONDS),
+          ...errorEnvelope(503, 'The database does not answer.', undefined, {
+            retryAfter: RETRY_AFTER_SECONDS,
+          }),
           engine,
           database: 'down',
           reason: 'database unavailable',

@@ -34,6 +34,8 @@ export const auditEventSchema = z.object({
   actor: z.string(),
   action: z.string(),
   entityId: z.string().nullable(),
+  /** The entity's name when the server holds it (the audit lists add it; null when unknown). */
+  entityName: z.string().nullish(),
   documentId: z.string().nullable(),
   outcome: z.string(),
   requestId: z.string().nullable(),

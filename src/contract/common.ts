@@ -80,6 +80,7 @@ export const serviceErrorEnvelopeSchema = z
     code: envelope.code,
     message: envelope.message?.trim() || envelope.messsage?.trim() || null,
     errors: envelope.errors ?? [],
+    data: envelope.data,
   }));
 export type ServiceError = z.output<typeof serviceErrorEnvelopeSchema>;
 

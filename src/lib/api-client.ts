@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly fieldErrors: FieldError[] = [],
     /** Seconds the server asked to wait (Retry-After on a 429 or 503), when it said. */
     readonly retryAfterSeconds: number | null = null,
+    /** The envelope's `data`, read by the caller that knows its shape (a 409's existing entity). */
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -208,6 +210,7 @@ export function errorFromResponse(
       `The server answered ${status}.`,
     envelope.success ? envelope.data.errors : [],
     secondsOf(retryAfter),
+    envelope.success ? envelope.data.data : undefined,
   );
 }
 

@@ -67,6 +67,9 @@ export interface ApiBodies {
   'GET /api/v2/entities/legal-entities/:id/client-update-requests': z.input<
     typeof clientUpdateHistoryResponseSchema
   >;
+  'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/resend': z.input<
+    typeof clientUpdateAcceptedResponseSchema
+  >;
   'POST /api/v2/entities/legal-entities/:id/verifications': z.input<
     typeof recordedVerificationResponseSchema
   >;

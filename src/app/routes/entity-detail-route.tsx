@@ -55,7 +55,13 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
           onDecided={features?.documentDecisions && canAct ? refreshEntity : undefined}
         />
       )}
-      renderClientUpdates={(entity) => <ClientUpdatePanel entity={entity} readOnly={!canAct} />}
+      renderClientUpdates={(entity) => (
+        <ClientUpdatePanel
+          entity={entity}
+          readOnly={!canAct}
+          canResend={capabilities?.mode === 'embedded'}
+        />
+      )}
       renderReview={(entity) =>
         capabilities && features?.recordVerification ? (
           <ReviewDecisionPanel

@@ -27,6 +27,9 @@ const ACTION_LABELS: Record<string, string> = {
   'account.set-role': 'Changed an account’s role',
 };
 
+/** Every action this console has words for, as the audit log's Action filter offers them. */
+export const KNOWN_ACTIONS: readonly string[] = Object.keys(ACTION_LABELS);
+
 /** `entity.view` → "Viewed"; an action this console does not know yet shows as it is. */
 export function actionLabel(action: string): string {
   return ACTION_LABELS[action] ?? action;

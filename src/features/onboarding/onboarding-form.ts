@@ -244,3 +244,10 @@ export function firstErrorMessage(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** What a 409 names in its `data`: the legal entity already registered under that number. */
+export const existingEntitySchema = z
+  .array(z.object({ entityId: z.string().min(1), companyName: z.string().nullish() }))
+  .min(1)
+  .transform(([entity]) => entity);
+export type ExistingEntity = NonNullable<z.output<typeof existingEntitySchema>>;

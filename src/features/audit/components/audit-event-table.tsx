@@ -67,9 +67,10 @@ export function AuditEventTable({
                       component={Link}
                       to={paths.entity(event.entityId)}
                       size="sm"
-                      ff="monospace"
+                      ff={event.entityName ? undefined : 'monospace'}
+                      title={event.entityName ? event.entityId : undefined}
                     >
-                      {shown(event.entityId)}
+                      {shown(event.entityName || event.entityId)}
                     </Anchor>
                   ) : (
                     '—'

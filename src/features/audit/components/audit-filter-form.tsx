@@ -1,13 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
-import { useEffect, useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { AUDIT_ACTIONS, type AuditFilter } from '../../../contract/audit.ts';
-import { actionLabel } from '../audit-event-labels.ts';
+import { actionLabel, KNOWN_ACTIONS } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
 
 const resolver = zodResolver(auditFilterFormSchema);
+
+const EMPTY_FILTER: AuditFilterValues = { actor: '', action: '', entityId: '', from: '', to: '' };
+
+const ACTION_OPTIONS = [...new Set([...AUDIT_ACTIONS, ...KNOWN_ACTIONS])].map((action) => ({
+  value: action,
+  // The code too: two actions can read alike, and the table shows each event's code.
+  label: `${actionLabel(action)} (${action})`,
+}));
 
 interface AuditFilterFormProps {
   /** The filter in the address bar; the form follows it (Back, a shared link). */
@@ -22,7 +30,6 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
     defaultValues: values,
   });
   const { errors } = form.formState;
-  const actionListId = useId();
   const valuesKey = JSON.stringify(values);
 
   useEffect(() => {
@@ -45,13 +52,32 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             error={errors.actor?.message}
             {...form.register('actor')}
           />
-          <TextInput
-            label="Action"
-            description="Pick one or type it"
-            list={actionListId}
-            autoComplete="off"
-            error={errors.action?.message}
-            {...form.register('action')}
+          <Controller
+            control={form.control}
+            name="action"
+            render={({ field }) => (
+              <Select
+                label="Action"
+                description="Type to search"
+                placeholder="Any action"
+                // An action from a link that is not in the list (a newer admin command) stays shown.
+                data={
+                  field.value === '' ||
+                  ACTION_OPTIONS.some((option) => option.value === field.value)
+                    ? ACTION_OPTIONS
+                    : [...ACTION_OPTIONS, { value: field.value, label: field.value }]
+                }
+                searchable
+                clearable
+                nothingFoundMessage="No action matches"
+                value={field.value === '' ? null : field.value}
+                onChange={(value) => field.onChange(value ?? '')}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                name={field.name}
+                error={errors.action?.message}
+              />
+            )}
           />
           <TextInput
             label="Entity ID"
@@ -75,17 +101,18 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             {...form.register('to')}
           />
         </SimpleGrid>
-        {/* Suggestions, not a closed list: admin commands add `account.*` actions. */}
-        <datalist id={actionListId}>
-          {AUDIT_ACTIONS.map((action) => (
-            <option key={action} value={action} label={actionLabel(action)} />
-          ))}
-        </datalist>
         <Group gap="sm">
           <Button type="submit" leftSection={<IconFilter size={16} aria-hidden />}>
             Apply filters
           </Button>
-          <Button variant="default" onClick={onClear}>
+          <Button
+            variant="default"
+            onClick={() => {
+              // The address may already be empty (an invalid date never reached it): clear here too.
+              form.reset(EMPTY_FILTER);
+              onClear();
+            }}
+          >
             Clear filters
           </Button>
         </Group>

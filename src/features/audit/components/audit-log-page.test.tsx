@@ -62,6 +62,7 @@ test('reads the filters from the address, asks for them and shows the matching e
         actor: 'dana',
         action: 'document.view',
         entityId: 'ent-1',
+        entityName: 'Harbour Logistics Ltd',
         documentId: 'doc-1',
         detail: { fileName: 'passport.pdf' },
         requestId: 'req-abc',
@@ -78,12 +79,17 @@ test('reads the filters from the address, asks for them and shows the matching e
   expect(rows[1]).toHaveTextContent('document.view');
   expect(rows[1]).toHaveTextContent('req-abc');
   expect(
-    within(present(rows[1], 'a first event row')).getByRole('link', { name: 'ent-1' }),
+    within(present(rows[1], 'a first event row')).getByRole('link', {
+      name: 'Harbour Logistics Ltd',
+    }),
   ).toHaveAttribute('href', '/entities/ent-1');
+  expect(rows[1]).not.toHaveTextContent('ent-1');
   expect(screen.getByText('Showing 1 event, all that match.')).toBeInTheDocument();
 
   expect(within(filters()).getByLabelText('Actor')).toHaveValue('dana');
-  expect(within(filters()).getByLabelText('Action')).toHaveValue('document.view');
+  expect(within(filters()).getByRole('combobox', { name: 'Action' })).toHaveValue(
+    'Downloaded document (document.view)',
+  );
   expect(within(filters()).getByLabelText('Entity ID')).toHaveValue('');
   expect(within(filters()).getByLabelText('From')).toHaveValue('2026-03-01');
   expect(within(filters()).getByLabelText('To')).toHaveValue('2026-03-31');
@@ -122,6 +128,46 @@ test('applying filters writes them to the address, and Back brings the earlier o
   await user.click(screen.getByRole('button', { name: 'Clear filters' }));
   await waitFor(() => expect(router.state.location.search).toBe(''));
   expect(within(filters()).getByLabelText('Actor')).toHaveValue('');
+});
+
+test('the Action filter is a searchable list of the known actions', async () => {
+  const queries = serveLog();
+  const { user, router } = renderLog('/audit');
+  await screen.findByText('No events match');
+
+  const action = within(filters()).getByRole('combobox', { name: 'Action' });
+  await user.click(action);
+  await user.type(action, 'note');
+  await user.click(await screen.findByRole('option', { name: 'Added a note (note.add)' }));
+  await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+
+  await waitFor(() => expect(router.state.location.search).toBe('?action=note.add'));
+  await waitFor(() => expect(queries.at(-1)?.get('action')).toBe('note.add'));
+});
+
+test('Clear filters clears an invalid date and its error, even with nothing in the address', async () => {
+  serveLog();
+  const { user, router } = renderLog('/audit');
+  await screen.findByText('No events match');
+
+  await user.type(within(filters()).getByLabelText('From'), '2026-04-02');
+  await user.type(within(filters()).getByLabelText('To'), '2026-04-01');
+  await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+  expect(
+    await screen.findByText('The end date must not be before the start date.'),
+  ).toBeInTheDocument();
+  expect(router.state.location.search).toBe('');
+
+  await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+
+  await waitFor(() =>
+    expect(
+      screen.queryByText('The end date must not be before the start date.'),
+    ).not.toBeInTheDocument(),
+  );
+  expect(within(filters()).getByLabelText('From')).toHaveValue('');
+  expect(within(filters()).getByLabelText('To')).toHaveValue('');
+  expect(within(filters()).getByLabelText('To')).not.toHaveAttribute('aria-invalid', 'true');
 });
 
 test('a backwards date range is refused on the field and changes nothing', async () => {

@@ -202,11 +202,11 @@ test('blocks an empty subject or one with a line break before anything is sent',
   expect(sent).toHaveLength(0);
 });
 
-test('keeps the dialog open with the server’s message when the mail server is down', async () => {
+test('keeps the dialog open with a human message when the mail server is down', async () => {
   serveEntityData();
   server.use(
     apiHandler('POST /api/v2/entities/legal-entities/:id/request-client-update', () =>
-      apiError(502, 'The mail server did not accept the message. The attempt was recorded.'),
+      apiError(502, 'The mail server did not accept the message: connect ECONNREFUSED 127.0.0.1:1'),
     ),
   );
   const { user } = renderPanel();
@@ -217,7 +217,8 @@ test('keeps the dialog open with the server’s message when the mail server is 
 
   expect(
     await within(dialog).findByRole('alert', { name: 'The update request was not sent' }),
-  ).toHaveTextContent('The mail server did not accept the message. The attempt was recorded.');
+  ).toHaveTextContent('The e-mail could not be sent: the mail server did not answer.');
+  expect(within(dialog).queryByText(/ECONNREFUSED/)).not.toBeInTheDocument();
   expect(screen.getByRole('dialog', { name: 'Request a client update' })).toBeInTheDocument();
 });
 
@@ -308,17 +309,77 @@ test('sends the request, closes the dialog and lists the new request in the hist
   expect(rows[1]).toHaveTextContent('Sent');
 });
 
-test('shows a failed request with its error text', async () => {
+test('shows a failed request in words, without Retry where the service cannot resend', async () => {
   const history = serveEntityData();
   history.push(
-    record({ status: 'failed', error: 'Connection refused by smtp.example.com', sentAt: null }),
+    record({ status: 'failed', error: 'connect ECONNREFUSED 127.0.0.1:1', sentAt: null }),
   );
   renderPanel();
 
   const table = await screen.findByRole('table', { name: 'Update requests' });
   expect(within(table).getByText('Failed')).toBeInTheDocument();
-  expect(within(table).getByText('Connection refused by smtp.example.com')).toBeInTheDocument();
+  expect(
+    within(table).getByText('The e-mail could not be sent: the mail server did not answer.'),
+  ).toBeInTheDocument();
+  expect(within(table).queryByText(/ECONNREFUSED/)).not.toBeInTheDocument();
+  expect(within(table).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
   expect(within(table).getByText('reviewer')).toBeInTheDocument();
+});
+
+test('Retry sends a failed request again once per click, and the row turns Sent', async () => {
+  const history = serveEntityData();
+  const failed = record({
+    status: 'failed',
+    error: 'connect ECONNREFUSED 127.0.0.1:1',
+    sentAt: null,
+  });
+  history.push(failed);
+  const resent: string[] = [];
+  let mailServerUp = false;
+  server.use(
+    apiHandler(
+      'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/resend',
+      ({ params }) => {
+        resent.push(String(params.requestId));
+        if (!mailServerUp)
+          return apiError(
+            502,
+            'The mail server did not accept the message: Greeting never received',
+          );
+        history[0] = { ...failed, status: 'sent', error: null, sentAt: '2026-03-02T10:00:00.000Z' };
+        return envelope(
+          {
+            requestId: failed.requestId,
+            recipientEmail: failed.recipientEmail,
+            sentAt: '2026-03-02T10:00:00.000Z',
+          },
+          202,
+        );
+      },
+      { status: 202 },
+    ),
+  );
+  const { user } = renderRoute(<ClientUpdatePanel entity={entity} canResend />);
+  const table = await screen.findByRole('table', { name: 'Update requests' });
+  const retry = within(table).getByRole('button', {
+    name: 'Retry the update request to amelia@northwind.example',
+  });
+
+  await user.click(retry);
+  expect(
+    await screen.findByRole('alert', { name: 'The update request was not sent again' }),
+  ).toHaveTextContent('The e-mail could not be sent: the mail server did not answer.');
+  expect(resent).toEqual([failed.requestId]);
+
+  mailServerUp = true;
+  await user.dblClick(
+    within(table).getByRole('button', {
+      name: 'Retry the update request to amelia@northwind.example',
+    }),
+  );
+  await waitFor(() => expect(within(table).getByText('Sent')).toBeInTheDocument());
+  expect(resent).toEqual([failed.requestId, failed.requestId]);
+  expect(within(table).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
 });
 
 test('lists a person who holds two roles once, with both roles', async () => {
@@ -340,24 +401,54 @@ test('lists a person who holds two roles once, with both roles', async () => {
 
 describe('a company whose record names no person (the real service)', () => {
   const unnamed = buildLegalEntity({ linkedEntities: [] });
+  // The real service links people to a company on the people's side.
+  const ownDirector = buildNaturalPerson({
+    personalInformation: {
+      firstName: 'Oskar',
+      lastName: 'Lind',
+      email: 'oskar@unnamed.example',
+      linkedEntities: [{ relationship: 'Director', entityID: unnamed.id }],
+    },
+  });
+  const otherClientsPerson = buildNaturalPerson({
+    personalInformation: {
+      firstName: 'Nils',
+      lastName: 'Lind',
+      email: 'nils@elsewhere.example',
+      linkedEntities: [{ relationship: 'Director', entityID: 'some-other-company' }],
+    },
+  });
 
-  test('a person found by last name becomes the recipient', async () => {
+  function servePeople() {
     serveEntityData();
     const searched: string[] = [];
     server.use(
+      apiHandler('GET /api/v2/entities/natural-persons/:id', ({ params }) => {
+        const person = [ownDirector, otherClientsPerson].find((one) => one.id === params.id);
+        return person ? envelope(person) : apiError(404, 'Not found.');
+      }),
       apiHandler('GET /api/v2/entities/natural-persons', ({ request }) => {
         searched.push(new URL(request.url).searchParams.toString());
-        return envelope([director.id]);
+        return envelope([ownDirector.id, otherClientsPerson.id]);
       }),
     );
+    return searched;
+  }
+
+  test('only a person linked to the entity can be chosen from the last-name search', async () => {
+    const searched = servePeople();
     const { user } = renderRoute(<ClientUpdatePanel entity={unnamed} />);
     expect(screen.getByRole('button', { name: 'Request update' })).toBeDisabled();
 
     await user.type(screen.getByLabelText('Find a person by last name'), 'Lind');
     await user.click(screen.getByRole('button', { name: 'Find' }));
-    await user.click(
-      await screen.findByRole('button', { name: 'Choose Oskar Lind as a recipient' }),
-    );
+    const choose = await screen.findByRole('button', { name: 'Choose Oskar Lind as a recipient' });
+    expect(await screen.findByText(/Nils Lind/)).toBeInTheDocument();
+    expect(screen.getByText(/^Not linked to this legal entity/)).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Choose Nils Lind as a recipient' }),
+    ).not.toBeInTheDocument();
+    await user.click(choose);
     expect(searched).toEqual(['lastName=Lind']);
 
     const dialog = await openDialog(user);
@@ -366,18 +457,23 @@ describe('a company whose record names no person (the real service)', () => {
     );
   });
 
-  test('a pasted entity ID is checked by reading the person', async () => {
-    serveEntityData();
+  test('a pasted entity ID is checked by reading the person and their link', async () => {
+    servePeople();
     const { user } = renderRoute(<ClientUpdatePanel entity={unnamed} />);
     const pasted = screen.getByLabelText('…or paste a person’s entity ID');
 
     await user.type(pasted, 'no-such-person');
     await user.click(screen.getByRole('button', { name: 'Use' }));
     expect(await screen.findByText('No person has this entity ID.')).toBeInTheDocument();
+
+    await user.clear(pasted);
+    await user.type(pasted, otherClientsPerson.id);
+    await user.click(screen.getByRole('button', { name: 'Use' }));
+    expect(await screen.findByText(/^Not linked to this legal entity/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Request update' })).toBeDisabled();
 
     await user.clear(pasted);
-    await user.type(pasted, contact.id);
+    await user.type(pasted, ownDirector.id);
     await user.click(screen.getByRole('button', { name: 'Use' }));
     await waitFor(() =>
       expect(screen.getByRole('button', { name: 'Request update' })).toBeEnabled(),

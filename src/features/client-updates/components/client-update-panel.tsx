@@ -1,4 +1,5 @@
-import { Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMailForward } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -8,7 +9,10 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import type { ClientUpdateRecord } from '../../../contract/client-updates.ts';
 import type { LegalEntity } from '../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
+import { useResendClientUpdate } from '../api/use-resend-client-update.ts';
+import { mailFailureMessage } from '../mail-failure.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
 import { FindRecipient } from './find-recipient.tsx';
 import { RequestUpdateDialog } from './request-update-dialog.tsx';
@@ -20,9 +24,12 @@ import { RequestUpdateDialog } from './request-update-dialog.tsx';
 export function ClientUpdatePanel({
   entity,
   readOnly = false,
+  canResend = false,
 }: {
   entity: LegalEntity;
   readOnly?: boolean;
+  /** The service can send a failed request again (embedded mode): its rows offer Retry. */
+  canResend?: boolean;
 }) {
   const [opened, dialog] = useDisclosure(false);
   const [chosenIds, setChosenIds] = useState<string[]>([]);
@@ -54,13 +61,19 @@ export function ClientUpdatePanel({
               : 'The record names no person: find the one to ask for an update.'}
           </Text>
           <FindRecipient
+            legalEntityId={entity.id}
             onChoose={(id) => {
               setChosenIds((ids) => (ids.includes(id) ? ids : [...ids, id]));
             }}
           />
         </>
       )}
-      <UpdateHistory entityId={entity.id} recipients={recipients} readOnly={readOnly} />
+      <UpdateHistory
+        entityId={entity.id}
+        recipients={recipients}
+        readOnly={readOnly}
+        canResend={canResend && !readOnly}
+      />
       {!readOnly && (
         <RequestUpdateDialog
           opened={opened}
@@ -77,12 +90,42 @@ function UpdateHistory({
   entityId,
   recipients,
   readOnly,
+  canResend,
 }: {
   entityId: string;
   recipients: Recipient[];
   readOnly: boolean;
+  canResend: boolean;
 }) {
   const history = useQuery(clientUpdateQueries.history(entityId));
+  const resend = useResendClientUpdate(entityId);
+  const [retrying, setRetrying] = useState<string | null>(null);
+  const [retryFailure, setRetryFailure] = useState<string | null>(null);
+
+  async function retry(requestId: string) {
+    // One e-mail per click: a click while this request is on its way does nothing.
+    if (retrying !== null) return;
+    setRetrying(requestId);
+    setRetryFailure(null);
+    try {
+      const accepted = await resend.mutateAsync(requestId);
+      notifications.show({
+        color: 'green',
+        title: 'Update request sent',
+        message: `The e-mail to ${accepted.recipientEmail} is sent.`,
+      });
+    } catch (error) {
+      setRetryFailure(
+        error instanceof ApiError && error.status === 502
+          ? mailFailureMessage(error.message)
+          : error instanceof Error
+            ? error.message
+            : 'Something went wrong. Try again.',
+      );
+    } finally {
+      setRetrying(null);
+    }
+  }
 
   if (history.isPending) {
     return (
@@ -116,37 +159,53 @@ function UpdateHistory({
     );
   }
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table striped verticalSpacing="xs" aria-label="Update requests">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Date</Table.Th>
-            <Table.Th scope="col">Recipient</Table.Th>
-            <Table.Th scope="col">Subject</Table.Th>
-            <Table.Th scope="col">Status</Table.Th>
-            <Table.Th scope="col">Requested by</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {history.data.map((record) => (
-            <HistoryRow
-              key={record.requestId}
-              record={record}
-              recipient={recipients.find((candidate) => candidate.id === record.recipientId)}
-            />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <Stack gap="xs">
+      {retryFailure && (
+        <Alert color="red" variant="light" title="The update request was not sent again">
+          {retryFailure}
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped verticalSpacing="xs" aria-label="Update requests">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Date</Table.Th>
+              <Table.Th scope="col">Recipient</Table.Th>
+              <Table.Th scope="col">Subject</Table.Th>
+              <Table.Th scope="col">Status</Table.Th>
+              <Table.Th scope="col">Requested by</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {history.data.map((record) => (
+              <HistoryRow
+                key={record.requestId}
+                record={record}
+                recipient={recipients.find((candidate) => candidate.id === record.recipientId)}
+                onRetry={canResend ? () => void retry(record.requestId) : undefined}
+                retrying={retrying === record.requestId}
+                retryDisabled={retrying !== null}
+              />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
   );
 }
 
 function HistoryRow({
   record,
   recipient,
+  onRetry,
+  retrying,
+  retryDisabled,
 }: {
   record: ClientUpdateRecord;
   recipient: Recipient | undefined;
+  onRetry: (() => void) | undefined;
+  retrying: boolean;
+  retryDisabled: boolean;
 }) {
   const sent = record.status === 'sent';
   return (
@@ -173,10 +232,23 @@ function HistoryRow({
         <Badge color={sent ? 'green' : 'red'} variant="light" tt="none">
           {sent ? 'Sent' : 'Failed'}
         </Badge>
-        {!sent && record.error && (
+        {!sent && (
           <Text size="xs" c="red" mt={4}>
-            {record.error}
+            {mailFailureMessage(record.error)}
           </Text>
+        )}
+        {!sent && onRetry && (
+          <Button
+            size="compact-xs"
+            variant="light"
+            mt={4}
+            onClick={onRetry}
+            loading={retrying}
+            disabled={retryDisabled && !retrying}
+            aria-label={`Retry the update request to ${record.recipientEmail}`}
+          >
+            Retry
+          </Button>
         )}
       </Table.Td>
       <Table.Td>

@@ -2,18 +2,34 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
+import type { NaturalPerson } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 
 /** The first ten matches are offered; a reviewer narrows the name for more. */
 const SHOWN_MATCHES = 10;
 
+const NOT_LINKED = 'Not linked to this legal entity: the server accepts only its own people.';
+
+/** Whether the person's record links them to the legal entity (the server's rule for a recipient). */
+export function isLinkedTo(person: NaturalPerson, legalEntityId: string): boolean {
+  return (person.personalInformation.linkedEntities ?? []).some(
+    (link) => link.entityID === legalEntityId,
+  );
+}
+
 /**
  * Finds someone to e-mail when the entity's record names no one (the real service lists a
  * company's people on the people's side): by last name with the natural-person search, or by a
- * pasted entity ID, checked by reading the person.
+ * pasted entity ID, checked by reading the person. Only people linked to the entity can be chosen.
  */
-export function FindRecipient({ onChoose }: { onChoose: (personId: string) => void }) {
+export function FindRecipient({
+  legalEntityId,
+  onChoose,
+}: {
+  legalEntityId: string;
+  onChoose: (personId: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [lastName, setLastName] = useState('');
   const [searched, setSearched] = useState('');
@@ -42,7 +58,11 @@ export function FindRecipient({ onChoose }: { onChoose: (personId: string) => vo
     }
     setChecking(true);
     try {
-      await queryClient.query(clientUpdateQueries.recipient(id));
+      const person = await queryClient.query(clientUpdateQueries.recipient(id));
+      if (!isLinkedTo(person, legalEntityId)) {
+        setIdError(NOT_LINKED);
+        return;
+      }
       setIdError(null);
       setPastedId('');
       onChoose(id);
@@ -101,23 +121,33 @@ export function FindRecipient({ onChoose }: { onChoose: (personId: string) => vo
             const name = person
               ? `${person.personalInformation.firstName} ${person.personalInformation.lastName}`
               : id;
+            const linked = person ? isLinkedTo(person, legalEntityId) : false;
             return (
               <Group key={id} justify="space-between" gap="xs" wrap="nowrap">
-                <Text size="sm">
-                  {name}
-                  {person?.personalInformation.email
-                    ? ` · ${person.personalInformation.email}`
-                    : ''}
-                </Text>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconUserPlus size={14} aria-hidden />}
-                  onClick={() => onChoose(id)}
-                  aria-label={`Choose ${name} as a recipient`}
-                >
-                  Choose
-                </Button>
+                <div>
+                  <Text size="sm">
+                    {name}
+                    {person?.personalInformation.email
+                      ? ` · ${person.personalInformation.email}`
+                      : ''}
+                  </Text>
+                  {person && !linked && (
+                    <Text size="xs" c="dimmed">
+                      {NOT_LINKED}
+                    </Text>
+                  )}
+                </div>
+                {linked && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    leftSection={<IconUserPlus size={14} aria-hidden />}
+                    onClick={() => onChoose(id)}
+                    aria-label={`Choose ${name} as a recipient`}
+                  >
+                    Choose
+                  </Button>
+                )}
               </Group>
             );
           })}

@@ -31,6 +31,7 @@ import {
 import type { LegalEntity } from '../../../contract/entities.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { mailFailureMessage } from '../mail-failure.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 import { useRequestClientUpdate } from '../api/use-request-client-update.ts';
 import { defaultRecipient, recipientEmail, recipientName, type Recipient } from '../recipients.ts';
@@ -202,7 +203,13 @@ function RequestUpdateForm({
             type: 'server',
             message: fieldError.message,
           });
-        else unplaced.push(`${fieldError.field}: ${fieldError.message}`);
+        else unplaced.push(fieldError.message);
+      }
+      if (error.status === 502) {
+        setFailure(
+          `${mailFailureMessage(error.message)} The request is listed as failed; Retry it there once the mail server is back.`,
+        );
+        return;
       }
       setFailure([error.message, ...unplaced].join(' '));
     }

@@ -1,5 +1,6 @@
 import { Stack, Text } from '@mantine/core';
 import { IconFileUnknown } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { fileTypeOfMimeType } from '../../../contract/file-type.ts';
 import { ImageViewer } from './image-viewer.tsx';
 
@@ -18,15 +19,8 @@ export function DocumentPreview({
   mimeType: string;
   fileName: string;
 }) {
-  if (mimeType === 'application/pdf') {
-    return (
-      <iframe
-        src={objectUrl}
-        title={`Preview of ${fileName}`}
-        style={{ width: '100%', height: PREVIEW_HEIGHT, border: 0, borderRadius: 8 }}
-      />
-    );
-  }
+  if (mimeType === 'application/pdf')
+    return <PdfPreview objectUrl={objectUrl} fileName={fileName} />;
   if (PREVIEWABLE_IMAGES.has(mimeType))
     return <ImageViewer src={objectUrl} alt={fileName} height={PREVIEW_HEIGHT} />;
   // mimeType comes from the bytes (identifyFileType), so the description names what the file is.
@@ -53,5 +47,44 @@ export function DocumentPreview({
         </>
       )}
     </Stack>
+  );
+}
+
+/**
+ * A PDF in the browser's own viewer. That viewer keeps every key once it has focus (Escape never
+ * reaches the dialog), so focus is handed back to the frame's wrapper as soon as it moves inside:
+ * the PDF still scrolls and zooms with the mouse, and the keyboard stays with the page. Its
+ * toolbar is hidden, as it would name the blob's UUID; the dialog's title is the file name.
+ */
+function PdfPreview({ objectUrl, fileName }: { objectUrl: string; fileName: string }) {
+  const wrapper = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLIFrameElement>(null);
+
+  useEffect(() => {
+    function takeFocusBack() {
+      // The window blurs as focus enters the frame; activeElement is the frame a moment later.
+      requestAnimationFrame(() => {
+        if (document.activeElement === frame.current) wrapper.current?.focus();
+      });
+    }
+    window.addEventListener('blur', takeFocusBack);
+    return () => window.removeEventListener('blur', takeFocusBack);
+  }, []);
+
+  return (
+    <div
+      ref={wrapper}
+      tabIndex={-1}
+      aria-label={`Preview of ${fileName}`}
+      role="group"
+      style={{ outline: 'none' }}
+    >
+      <iframe
+        ref={frame}
+        src={`${objectUrl}#toolbar=0&navpanes=0`}
+        title={`Preview of ${fileName}`}
+        style={{ width: '100%', height: PREVIEW_HEIGHT, border: 0, borderRadius: 8 }}
+      />
+    </div>
   );
 }

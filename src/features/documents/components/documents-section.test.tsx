@@ -165,7 +165,7 @@ test('shows download progress, then the PDF inline with its approval and receive
   releaseRest();
   const frame = await within(dialog).findByTitle('Preview of certificate.pdf');
   expect(frame.tagName).toBe('IFRAME');
-  expect(frame).toHaveAttribute('src', 'blob:document-1');
+  expect(frame).toHaveAttribute('src', 'blob:document-1#toolbar=0&navpanes=0');
   expect(within(dialog).getByText('Approved')).toBeInTheDocument();
   expect(within(dialog).getByText('Received 2 Apr 2026, 09:15 UTC')).toBeInTheDocument();
   const [blob] = createdBlobs;

@@ -1,9 +1,15 @@
-import { Select, SimpleGrid } from '@mantine/core';
-import { Controller, useFormContext } from 'react-hook-form';
+import { Anchor, Select, SimpleGrid } from '@mantine/core';
+import { Controller, useFormContext, useFormState } from 'react-hook-form';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
 import { RISK_LEVELS } from '../../../contract/entities.ts';
 import { countryName } from '../../../lib/format.ts';
-import { firstErrorMessage, type OnboardingFormValues } from '../onboarding-form.ts';
+import {
+  firstErrorMessage,
+  type ExistingEntity,
+  type OnboardingFormValues,
+} from '../onboarding-form.ts';
 import { FormTextInput } from './form-fields.tsx';
 
 const countryOptions = COUNTRY_CODES.map((code) => ({
@@ -11,8 +17,19 @@ const countryOptions = COUNTRY_CODES.map((code) => ({
   label: `${countryName(code)} (${code})`,
 })).sort((a, b) => a.label.localeCompare(b.label));
 
-export function CorporateInformationSection() {
+export function CorporateInformationSection({
+  existingEntity,
+}: {
+  /** The entity a 409 named, linked under the registration number while its error stands. */
+  existingEntity: ExistingEntity | null;
+}) {
   const { control } = useFormContext<OnboardingFormValues>();
+  const { errors } = useFormState({
+    control,
+    name: 'corporateInformation.registrationNumber',
+    exact: true,
+  });
+  const registrationError = errors.corporateInformation?.registrationNumber;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
       <FormTextInput name="corporateInformation.companyName" label="Company name" required />
@@ -20,6 +37,18 @@ export function CorporateInformationSection() {
         name="corporateInformation.registrationNumber"
         label="Registration number"
         required
+        errorAction={
+          registrationError?.type === 'duplicate' && existingEntity ? (
+            <>
+              {' '}
+              Open{' '}
+              <Anchor component={Link} to={paths.entity(existingEntity.entityId)} inherit>
+                {existingEntity.companyName || 'the existing legal entity'}
+              </Anchor>
+              .
+            </>
+          ) : undefined
+        }
       />
       <Controller
         control={control}

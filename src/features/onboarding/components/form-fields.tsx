@@ -1,4 +1,5 @@
 import { Textarea, TextInput, type TextareaProps, type TextInputProps } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { get, useFormContext, useFormState, type FieldPath } from 'react-hook-form';
 import { firstErrorMessage, type OnboardingFormValues } from '../onboarding-form.ts';
 
@@ -12,9 +13,33 @@ function useFieldError(name: OnboardingPath): string | undefined {
 }
 
 /** A Mantine TextInput registered with the onboarding form, showing its field's error. */
-export function FormTextInput({ name, ...props }: TextInputProps & { name: OnboardingPath }) {
+export function FormTextInput({
+  name,
+  errorAction,
+  ...props
+}: TextInputProps & {
+  name: OnboardingPath;
+  /** Shown after the error message while there is one (a link to act on it). */
+  errorAction?: ReactNode;
+}) {
   const { register } = useFormContext<OnboardingFormValues>();
-  return <TextInput {...props} {...register(name)} error={useFieldError(name)} />;
+  const error = useFieldError(name);
+  return (
+    <TextInput
+      {...props}
+      {...register(name)}
+      error={
+        error && errorAction ? (
+          <>
+            {error}
+            {errorAction}
+          </>
+        ) : (
+          error
+        )
+      }
+    />
+  );
 }
 
 export function FormTextarea({ name, ...props }: TextareaProps & { name: OnboardingPath }) {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { Buffer } from 'node:buffer';
+import { HttpResponse } from 'msw';
 import { useParams } from 'react-router';
 import { MAX_DOCUMENT_BYTES } from '../../../contract/entities.ts';
 import { legalEntityCreateSchema } from '../../../contract/legal-entity-create.ts';
@@ -178,23 +179,80 @@ test('puts the server’s field errors on their fields and the rest in an alert'
   expect(screen.getByRole('textbox', { name: 'Registration number' })).toHaveFocus();
 });
 
-test('shows the 409 message naming the existing entity', async () => {
+const EXISTING_ID = '0c0d6a3e-1111-4222-8333-444455556666';
+
+function answerDuplicate(data: unknown[]) {
   server.use(
     apiHandler('POST /api/v2/entities/legal-entities', () =>
-      apiError(
-        409,
-        'A legal entity with registration number HL-2211 in GB already exists: 0c0d6a3e-1111-4222-8333-444455556666.',
+      HttpResponse.json(
+        {
+          code: 409,
+          status: 'error',
+          message: `A legal entity with registration number HL-2211 in GB already exists: ${EXISTING_ID}.`,
+          data,
+          errors: [
+            {
+              field: 'corporateInformation.registrationNumber',
+              message: 'A legal entity with this registration number in GB already exists.',
+            },
+          ],
+        },
+        { status: 409 },
       ),
     ),
   );
+}
+
+test('shows a duplicate registration on its field, linked to the existing entity by name', async () => {
+  answerDuplicate([{ entityId: EXISTING_ID, companyName: 'Harbour Logistics (Old) Ltd' }]);
+  const { user, router } = renderOnboarding();
+  await fillRequiredFields(user);
+
+  await user.click(createButton());
+
+  const field = screen.getByRole('textbox', { name: 'Registration number' });
+  await waitFor(() =>
+    expect(field).toHaveAccessibleDescription(
+      'A legal entity with this registration number in GB already exists. Open Harbour Logistics (Old) Ltd.',
+    ),
+  );
+  expect(field).toHaveFocus();
+  expect(
+    screen.queryByRole('alert', { name: 'The legal entity was not created' }),
+  ).not.toBeInTheDocument();
+  expect(screen.queryByText(EXISTING_ID, { exact: false })).not.toBeInTheDocument();
+
+  await user.click(screen.getByRole('link', { name: 'Harbour Logistics (Old) Ltd' }));
+  expect(router.state.location.pathname).toBe(`/entities/${EXISTING_ID}`);
+});
+
+test('links a duplicate without a name as “the existing legal entity”', async () => {
+  answerDuplicate([{ entityId: EXISTING_ID }]);
   const { user } = renderOnboarding();
   await fillRequiredFields(user);
 
   await user.click(createButton());
 
-  expect(
-    await screen.findByRole('alert', { name: 'The legal entity was not created' }),
-  ).toHaveTextContent('already exists: 0c0d6a3e-1111-4222-8333-444455556666');
+  expect(await screen.findByRole('link', { name: 'the existing legal entity' })).toHaveAttribute(
+    'href',
+    `/entities/${EXISTING_ID}`,
+  );
+});
+
+test('Discard draft asks first, and Keep editing keeps the form and the draft', async () => {
+  const { user } = renderOnboarding();
+  await user.type(screen.getByRole('textbox', { name: 'Company name' }), 'Keep Me Ltd');
+  await waitFor(() => expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).not.toBeNull());
+
+  await user.click(screen.getByRole('button', { name: 'Discard draft' }));
+  const confirm = await screen.findByRole('dialog', { name: 'Discard this draft?' });
+  await user.click(within(confirm).getByRole('button', { name: 'Keep editing' }));
+
+  await waitFor(() =>
+    expect(screen.queryByRole('dialog', { name: 'Discard this draft?' })).not.toBeInTheDocument(),
+  );
+  expect(screen.getByRole('textbox', { name: 'Company name' })).toHaveValue('Keep Me Ltd');
+  expect(sessionStorage.getItem(DRAFT_STORAGE_KEY)).toContain('Keep Me Ltd');
 });
 
 test('restores the draft after the page is unmounted, and Discard draft empties it', async () => {
@@ -212,6 +270,8 @@ test('restores the draft after the page is unmounted, and Discard draft empties 
   expect(screen.getByRole('textbox', { name: 'DUNS' })).toHaveValue('123456789');
 
   await second.user.click(screen.getByRole('button', { name: 'Discard draft' }));
+  const confirm = await screen.findByRole('dialog', { name: 'Discard this draft?' });
+  await second.user.click(within(confirm).getByRole('button', { name: 'Discard' }));
 
   expect(screen.getByRole('textbox', { name: 'Company name' })).toHaveValue('');
   expect(screen.queryByRole('alert', { name: 'Draft restored' })).not.toBeInTheDocument();

@@ -1,5 +1,5 @@
 import '@mantine/dropzone/styles.css';
-import { Alert, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Popover, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconDeviceFloppy } from '@tabler/icons-react';
@@ -20,9 +20,11 @@ import {
 } from '../onboarding-draft.ts';
 import {
   emptyOnboardingValues,
+  existingEntitySchema,
   formFieldOf,
   onboardingFormSchema,
   onboardingMessages,
+  type ExistingEntity,
   type OnboardingFormValues,
 } from '../onboarding-form.ts';
 import { CorporateInformationSection } from './corporate-information-section.tsx';
@@ -30,6 +32,8 @@ import { PrimaryContactSection } from './primary-contact-section.tsx';
 import { SupportingDocumentsSection } from './supporting-documents-section.tsx';
 import { useDraftAutosave } from './use-draft-autosave.ts';
 import { VerificationsSection } from './verifications-section.tsx';
+
+const DUPLICATE_FIELD = 'corporateInformation.registrationNumber';
 
 const resolver = zodResolver(onboardingFormSchema, { error: onboardingMessages });
 
@@ -46,6 +50,8 @@ export function OnboardingPage() {
     () => restored?.idempotencyKey ?? crypto.randomUUID(),
   );
   const [failure, setFailure] = useState<SubmitFailure | null>(null);
+  const [existingEntity, setExistingEntity] = useState<ExistingEntity | null>(null);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const form = useForm<OnboardingFormValues, unknown, LegalEntityCreate>({
     defaultValues: restored?.values ?? emptyOnboardingValues(),
     resolver,
@@ -59,6 +65,7 @@ export function OnboardingPage() {
     if (submitting.current) return;
     submitting.current = true;
     setFailure(null);
+    setExistingEntity(null);
     // The key is stored before sending, so a reload after a lost answer retries with the same key.
     autosave.saveNow();
     try {
@@ -85,6 +92,23 @@ export function OnboardingPage() {
     const values = form.getValues();
     const unplaced: FieldError[] = [];
     let focused = false;
+    if (error.status === 409) {
+      // A duplicate registration belongs on its field, with a link to the entity that holds it.
+      const existing = existingEntitySchema.safeParse(error.data);
+      setExistingEntity((existing.success && existing.data) || null);
+      const placed = error.fieldErrors.find((fieldError) => fieldError.field === DUPLICATE_FIELD);
+      form.setError(
+        DUPLICATE_FIELD,
+        {
+          type: 'duplicate',
+          message:
+            placed?.message ?? 'A legal entity with this registration number already exists.',
+        },
+        { shouldFocus: true },
+      );
+      setFailure(null);
+      return;
+    }
     for (const fieldError of error.fieldErrors) {
       const path = formFieldOf(fieldError.field, values);
       if (path) {
@@ -104,12 +128,14 @@ export function OnboardingPage() {
   }
 
   function discardDraft() {
+    setConfirmingDiscard(false);
     autosave.stop();
     clearDraft();
     form.reset(emptyOnboardingValues());
     setIdempotencyKey(crypto.randomUUID());
     setRestored(null);
     setFailure(null);
+    setExistingEntity(null);
     autosave.start();
     notifications.show({ title: 'Draft discarded', message: 'The form is empty again.' });
   }
@@ -156,7 +182,7 @@ export function OnboardingPage() {
         >
           <Stack gap="lg">
             <Section title="Corporate information">
-              <CorporateInformationSection />
+              <CorporateInformationSection existingEntity={existingEntity} />
             </Section>
             <Section title="Primary contact">
               <PrimaryContactSection />
@@ -188,9 +214,40 @@ export function OnboardingPage() {
             )}
 
             <Group justify="flex-end">
-              <Button variant="default" onClick={discardDraft} disabled={pending}>
-                Discard draft
-              </Button>
+              <Popover
+                opened={confirmingDiscard}
+                onChange={setConfirmingDiscard}
+                trapFocus
+                returnFocus
+                withArrow
+                position="top"
+              >
+                <Popover.Target>
+                  <Button
+                    variant="default"
+                    onClick={() => setConfirmingDiscard((open) => !open)}
+                    disabled={pending}
+                  >
+                    Discard draft
+                  </Button>
+                </Popover.Target>
+                <Popover.Dropdown aria-labelledby="onboarding-discard-title" maw={300}>
+                  <Text size="sm" fw={600} id="onboarding-discard-title">
+                    Discard this draft?
+                  </Text>
+                  <Text size="sm" mb="sm">
+                    Everything typed in this form is removed. This cannot be undone.
+                  </Text>
+                  <Group justify="flex-end" gap="xs">
+                    <Button variant="default" size="xs" onClick={() => setConfirmingDiscard(false)}>
+                      Keep editing
+                    </Button>
+                    <Button color="red" size="xs" onClick={discardDraft}>
+                      Discard
+                    </Button>
+                  </Group>
+                </Popover.Dropdown>
+              </Popover>
               <Button type="submit" loading={pending}>
                 Create legal entity
               </Button>
