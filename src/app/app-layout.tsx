@@ -36,6 +36,7 @@ import { AppCommandPalette } from './command-palette.tsx';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { useCanAct } from './use-can-act.ts';
+import { ColorSchemeToggle } from '../components/color-scheme-toggle.tsx';
 
 // Before any page under the shell renders and asks for data.
 connectSessionToApiClient();
@@ -175,6 +176,7 @@ function SignedInShell() {
             <Group gap="sm" wrap="nowrap">
               <PaletteButton />
               <ShortcutsButton />
+              <ColorSchemeToggle />
               <Group gap={6} wrap="nowrap" visibleFrom="md">
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
                 <Text size="sm" fw={500} truncate maw={220}>
@@ -218,7 +220,7 @@ function SignedInShell() {
           )}
         </AppShell.Navbar>
 
-        <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
+        <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="var(--kyc-color-page)">
           <Outlet />
         </AppShell.Main>
       </AppShell>

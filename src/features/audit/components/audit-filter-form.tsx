@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { AUDIT_ACTIONS, type AuditFilter } from '../../../contract/audit.ts';
 import { actionLabel } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
+import { DateField } from '../../../components/date-field.tsx';
 
 const resolver = zodResolver(auditFilterFormSchema);
 
@@ -60,20 +61,13 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             error={errors.entityId?.message}
             {...form.register('entityId')}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="from"
             label="From"
             description="Day (UTC), inclusive"
-            type="date"
-            error={errors.from?.message}
-            {...form.register('from')}
           />
-          <TextInput
-            label="To"
-            description="Day (UTC), inclusive"
-            type="date"
-            error={errors.to?.message}
-            {...form.register('to')}
-          />
+          <DateField control={form.control} name="to" label="To" description="Day (UTC), inclusive" />
         </SimpleGrid>
         {/* Suggestions, not a closed list: admin commands add `account.*` actions. */}
         <datalist id={actionListId}>

@@ -5,6 +5,7 @@ import { RISK_LEVELS } from '../../../contract/entities.ts';
 import { countryName } from '../../../lib/format.ts';
 import { firstErrorMessage, type OnboardingFormValues } from '../onboarding-form.ts';
 import { FormTextInput } from './form-fields.tsx';
+import { DateField } from '../../../components/date-field.tsx';
 
 const countryOptions = COUNTRY_CODES.map((code) => ({
   value: code,
@@ -42,10 +43,9 @@ export function CorporateInformationSection() {
           />
         )}
       />
-      <FormTextInput
+      <DateField<OnboardingFormValues>
         name="corporateInformation.dateofIncorporation"
         label="Date of incorporation"
-        type="date"
       />
       <FormTextInput
         name="corporateInformation.duns"
