@@ -220,7 +220,12 @@ function SignedInShell() {
           )}
         </AppShell.Navbar>
 
-        <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="var(--kyc-color-page)">
+        <AppShell.Main
+          id={MAIN_ID}
+          tabIndex={-1}
+          className={classes.main}
+          bg="var(--kyc-color-page)"
+        >
           <Outlet />
         </AppShell.Main>
       </AppShell>

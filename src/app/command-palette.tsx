@@ -127,7 +127,10 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
     items: COLOR_SCHEME_CHOICES.filter(({ value }) => value !== colorScheme).map(
       ({ value, label, Icon }) => ({
         id: `color-scheme-${value}`,
-        label: value === 'auto' ? 'Colour scheme: match the system' : `Colour scheme: ${label.toLowerCase()}`,
+        label:
+          value === 'auto'
+            ? 'Colour scheme: match the system'
+            : `Colour scheme: ${label.toLowerCase()}`,
         icon: icon(Icon),
         keywords: ['theme', 'color', 'colour', 'dark mode', 'light mode', 'appearance'],
         onSelect: () => setColorScheme(value),

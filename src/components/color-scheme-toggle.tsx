@@ -34,8 +34,7 @@ export function ColorSchemeToggle() {
         {COLOR_SCHEME_CHOICES.map(({ value, label, Icon }) => (
           <Menu.Item
             key={value}
-            role="menuitemradio"
-            aria-checked={colorScheme === value}
+            aria-current={colorScheme === value ? 'true' : undefined}
             leftSection={<Icon size={16} stroke={1.5} aria-hidden />}
             rightSection={colorScheme === value ? <IconCheck size={16} aria-hidden /> : null}
             onClick={() => setColorScheme(value)}

@@ -1,10 +1,5 @@
 import { DateInput, type DateInputProps } from '@mantine/dates';
-import {
-  Controller,
-  type Control,
-  type FieldPath,
-  type FieldValues,
-} from 'react-hook-form';
+import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 
 /** How every date field shows its date, as the rest of the console does (src/lib/format.ts). */
 export const DATE_FIELD_FORMAT = 'D MMM YYYY';

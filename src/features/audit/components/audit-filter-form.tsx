@@ -67,7 +67,12 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             label="From"
             description="Day (UTC), inclusive"
           />
-          <DateField control={form.control} name="to" label="To" description="Day (UTC), inclusive" />
+          <DateField
+            control={form.control}
+            name="to"
+            label="To"
+            description="Day (UTC), inclusive"
+          />
         </SimpleGrid>
         {/* Suggestions, not a closed list: admin commands add `account.*` actions. */}
         <datalist id={actionListId}>

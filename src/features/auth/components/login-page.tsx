@@ -49,8 +49,8 @@ export function LoginPage() {
               {signedOutBy === undefined && (
                 <Text size="xs" c="dimmed">
                   No signed-in KYC Desk tab is open in this browser. A session lives only in its
-                  open tabs, never on disk: tabs opened while one is signed in share it, and it
-                  ends when the last of them closes.
+                  open tabs, never on disk: tabs opened while one is signed in share it, and it ends
+                  when the last of them closes.
                 </Text>
               )}
             </Stack>
