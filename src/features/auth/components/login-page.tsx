@@ -1,6 +1,7 @@
 import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
-import { Navigate, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { safeNextPath } from '../session/next-path.ts';
 import { useSessionState } from '../session/session-store.ts';
@@ -10,10 +11,15 @@ import { SignInForm } from './sign-in-form.tsx';
 export function LoginPage() {
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'), paths.entities);
+  const navigate = useNavigate();
   const { session, signedOutBy } = useSessionState();
+  const signedIn = session !== null;
 
-  // Signed in here, or handed a session by another tab of this browser while the form showed.
-  if (session) return <Navigate to={next} replace />;
+  // Signed in here, or handed a session by another tab while the form showed. An effect, not
+  // <Navigate>: re-rendered while a lazy route loads, <Navigate> starts its navigation again.
+  useEffect(() => {
+    if (signedIn) void navigate(next, { replace: true });
+  }, [signedIn, navigate, next]);
 
   return (
     <Center mih="100vh" p="md" bg="var(--kyc-color-page)">
