@@ -260,6 +260,21 @@ describe('client updates over SMTP', () => {
       requestedBy: server.account.username,
       sentAt: accepted.sentAt,
     });
+    // The console shows who asked by the account's name, read when the history is.
+    await server.app.services.db
+      .updateTable('accounts')
+      .set({ display_name: 'Rhea Reviewer' })
+      .where('username', '=', server.account.username)
+      .execute();
+    const [named] = await historyOf(server, legalEntityId);
+    // A gateway knows only the username: the accounts are the identity service's.
+    expect(named?.requestedByName).toBe(server.mode === 'gateway' ? null : 'Rhea Reviewer');
+    // The server is shared by the file's tests: the account gets its own name back.
+    await server.app.services.db
+      .updateTable('accounts')
+      .set({ display_name: server.account.username })
+      .where('username', '=', server.account.username)
+      .execute();
   });
 
   it('accepts GET with a JSON body, as the interface specifies, for any linked person', async () => {

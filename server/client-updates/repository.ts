@@ -3,7 +3,10 @@ import type { Db } from '../db/database.ts';
 import type { ClientUpdateConfigTable, ClientUpdateRequestTable } from '../db/schema.ts';
 
 export type ClientUpdateConfigRow = Selectable<ClientUpdateConfigTable>;
-export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable>;
+export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable> & {
+  /** The requesting account's display name; null once the account is gone. */
+  requested_by_name: string | null;
+};
 
 export interface LinkedPerson {
   id: string;
@@ -62,9 +65,11 @@ export function clientUpdatesRepository(db: Db) {
     findRequest(entityId: string, requestId: string): Promise<ClientUpdateRequestRow | undefined> {
       return db
         .selectFrom('client_update_requests')
-        .selectAll()
-        .where('entity_id', '=', entityId)
-        .where('id', '=', requestId)
+        .leftJoin('accounts', 'accounts.username', 'client_update_requests.requested_by')
+        .selectAll('client_update_requests')
+        .select('accounts.display_name as requested_by_name')
+        .where('client_update_requests.entity_id', '=', entityId)
+        .where('client_update_requests.id', '=', requestId)
         .executeTakeFirst();
     },
 
@@ -83,10 +88,12 @@ export function clientUpdatesRepository(db: Db) {
     listRequests(entityId: string): Promise<ClientUpdateRequestRow[]> {
       return db
         .selectFrom('client_update_requests')
-        .selectAll()
-        .where('entity_id', '=', entityId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+        .leftJoin('accounts', 'accounts.username', 'client_update_requests.requested_by')
+        .selectAll('client_update_requests')
+        .select('accounts.display_name as requested_by_name')
+        .where('client_update_requests.entity_id', '=', entityId)
+        .orderBy('client_update_requests.created_at', 'desc')
+        .orderBy('client_update_requests.id', 'desc')
         .execute();
     },
   };

@@ -42,6 +42,7 @@ function toRecord(row: ClientUpdateRequestRow): ClientUpdateRecord {
     status: row.status,
     error: row.error,
     requestedBy: row.requested_by,
+    requestedByName: row.requested_by_name,
     createdAt: row.created_at,
     sentAt: row.sent_at,
   };

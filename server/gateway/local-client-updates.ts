@@ -54,6 +54,8 @@ function toRecord(row: RelayedClientUpdateRow): ClientUpdateRecord {
     status: row.status,
     error: row.error,
     requestedBy: row.requested_by,
+    // The identity service keeps the accounts; the gateway knows only the username.
+    requestedByName: null,
     createdAt: row.created_at,
     sentAt: row.sent_at,
   };

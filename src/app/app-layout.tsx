@@ -41,6 +41,7 @@ import { AppCommandPalette } from './command-palette.tsx';
 import { paths } from './paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { useCanAct } from './use-can-act.ts';
+import { ColorSchemeToggle } from '../components/color-scheme-toggle.tsx';
 
 // Before any page under the shell renders and asks for data.
 connectSessionToApiClient();
@@ -188,6 +189,7 @@ function SignedInShell() {
             <Group gap="sm" wrap="nowrap">
               <PaletteButton />
               <ShortcutsButton />
+              <ColorSchemeToggle />
               <Group gap={6} wrap="nowrap" visibleFrom="md">
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
                 <Text size="sm" fw={500} truncate maw={220}>
@@ -235,7 +237,12 @@ function SignedInShell() {
           <div ref={expiryNoticeRef}>{expiryNoticeShown && <SessionExpiryNotice />}</div>
         </AppShell.Footer>
 
-        <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main} bg="gray.0">
+        <AppShell.Main
+          id={MAIN_ID}
+          tabIndex={-1}
+          className={classes.main}
+          bg="var(--kyc-color-page)"
+        >
           <ServiceUnavailableNotice />
           <Outlet />
         </AppShell.Main>

@@ -1,6 +1,7 @@
 import {
   MantineProvider,
   createTheme,
+  localStorageColorSchemeManager,
   darken,
   defaultVariantColorsResolver,
   parseThemeColor,
@@ -40,10 +41,12 @@ const variantColorResolver: VariantColorsResolver = (input) => {
         };
   }
   if (input.variant === 'light' || input.variant === 'outline' || input.variant === 'subtle') {
+    // Dark text on the light scheme, light text on the dark one: each above 4.5:1 on its background.
+    const text = `light-dark(${darken(shades[9], 0.3)}, ${shades[2]})`;
     return {
       ...defaults,
-      color: darken(shades[9], 0.3),
-      border: input.variant === 'outline' ? `1px solid ${darken(shades[9], 0.3)}` : defaults.border,
+      color: text,
+      border: input.variant === 'outline' ? `1px solid ${text}` : defaults.border,
     };
   }
   return defaults;
@@ -67,12 +70,26 @@ const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
     '--mantine-color-anchor': resolved.colors.indigo[9],
     // Error text and invalid fields: red.9 is 5.5:1 on white and 5.2:1 on gray.0 (red.6 was 3.3:1).
     '--mantine-color-error': resolved.colors.red[9],
+    // The page behind cards and papers: a shade off the cards' own background in either scheme.
+    '--kyc-color-page': resolved.colors.gray[0],
+    '--kyc-color-surface-muted': resolved.colors.gray[0],
   },
   dark: {
     // On dark.7 to dark.5 backgrounds red.4 keeps 6.7:1 to 4.8:1 (Mantine's red.8 is 3.4:1).
     '--mantine-color-error': resolved.colors.red[4],
+    // Mantine's dark dimmed (dark.2) and anchor (indigo.4) stay above 4.5:1 on dark.7 and dark.6 rows.
+    '--mantine-color-dimmed': resolved.colors.dark[1],
+    '--mantine-color-anchor': resolved.colors.indigo[3],
+    '--kyc-color-page': resolved.colors.dark[8],
+    '--kyc-color-surface-muted': resolved.colors.dark[6],
   },
 });
+
+/** The key `public/color-scheme.js` reads before the first paint, so both agree on the scheme. */
+export const COLOR_SCHEME_STORAGE_KEY = 'kyc-desk.color-scheme';
+
+// Kept per browser (light, dark or auto); auto follows prefers-color-scheme.
+const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_STORAGE_KEY });
 
 /** Mantine, notifications and the query cache; tests pass `env="test"` to show popovers at once. */
 export function AppProviders({
@@ -88,6 +105,8 @@ export function AppProviders({
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
       {...(env ? { env } : {})}
     >
       <Notifications position="top-right" classNames={{ root: classes.notifications }} />

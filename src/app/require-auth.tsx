@@ -8,9 +8,11 @@ import { paths } from './paths.ts';
  * the address asked for, so deep links land where they pointed; after "Sign out" it opens plain.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
-  const { session, signedOut } = useSessionState();
+  const { session, signedOut, askingOtherTabs } = useSessionState();
   const location = useLocation();
   if (session) return children;
+  // A moment (at most HAND_OVER_WAIT_MS) for another open tab to hand its session over.
+  if (askingOtherTabs) return null;
   const wanted = `${location.pathname}${location.search}${location.hash}`;
   const target =
     signedOut || wanted === paths.home

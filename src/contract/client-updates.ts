@@ -68,6 +68,8 @@ export const clientUpdateRecordSchema = z.object({
   status: z.enum(CLIENT_UPDATE_STATUSES),
   error: z.string().nullable(),
   requestedBy: z.string(),
+  /** The requesting account's display name (embedded mode); null when the server does not know it. */
+  requestedByName: z.string().nullable().optional(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
 });

@@ -1,20 +1,9 @@
-/** The one date helper: display and compare `YYYY-MM-DD` dates and ISO timestamps. */
+/**
+ * The one date helper: every date reads "25 Nov 2026" and every time "25 Nov 2026, 23:55 UTC",
+ * whatever the browser's locale (day first, month as a word: never ambiguous).
+ */
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const dateTimeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 function parseDate(value: string): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
@@ -24,12 +13,28 @@ function parseDate(value: string): Date {
   return new Date(value);
 }
 
-/** `2026-03-01` → `1 Mar 2026`, timestamps with their time; anything unparsable as it is. */
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+function dayMonthYear(date: Date): string {
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
+}
+
+function dayMonthYearTime(date: Date): string {
+  return `${dayMonthYear(date)}, ${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())} UTC`;
+}
+
+/** `2026-03-01` → `1 Mar 2026`, timestamps with their time in UTC; anything unparsable as it is. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const date = parseDate(value);
   if (Number.isNaN(date.getTime())) return value;
-  return (value.length === 10 ? dateFormat : dateTimeFormat).format(date);
+  return value.length === 10 ? dayMonthYear(date) : dayMonthYearTime(date);
+}
+
+/** An instant as `25 Nov 2026, 23:55 UTC`, even when it falls on midnight; unparsable as it is. */
+export function formatDateTime(value: string): string {
+  const date = parseDate(value);
+  return Number.isNaN(date.getTime()) ? value : dayMonthYearTime(date);
 }
 
 /** Whole days from today (UTC) to a `YYYY-MM-DD` date; negative when it is past. */
@@ -55,15 +60,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-const localDateTimeFormat = new Intl.DateTimeFormat(undefined, {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-});
-
-/** An ISO timestamp in the reader's own locale and time zone (the audit trail); unparsable as it is. */
-export function formatLocalDateTime(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : localDateTimeFormat.format(date);
 }

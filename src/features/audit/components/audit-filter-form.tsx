@@ -6,6 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { AUDIT_ACTIONS, type AuditFilter } from '../../../contract/audit.ts';
 import { actionLabel, KNOWN_ACTIONS } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
+import { DateField } from '../../../components/date-field.tsx';
 
 const resolver = zodResolver(auditFilterFormSchema);
 
@@ -86,19 +87,17 @@ export function AuditFilterForm({ values, onApply, onClear }: AuditFilterFormPro
             error={errors.entityId?.message}
             {...form.register('entityId')}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="from"
             label="From"
             description="Day (UTC), inclusive"
-            type="date"
-            error={errors.from?.message}
-            {...form.register('from')}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="to"
             label="To"
             description="Day (UTC), inclusive"
-            type="date"
-            error={errors.to?.message}
-            {...form.register('to')}
           />
         </SimpleGrid>
         <Group gap="sm">

@@ -91,8 +91,8 @@ test('reads the filters from the address, asks for them and shows the matching e
     'Downloaded document (document.view)',
   );
   expect(within(filters()).getByLabelText('Entity ID')).toHaveValue('');
-  expect(within(filters()).getByLabelText('From')).toHaveValue('2026-03-01');
-  expect(within(filters()).getByLabelText('To')).toHaveValue('2026-03-31');
+  expect(within(filters()).getByLabelText('From')).toHaveValue('1 Mar 2026');
+  expect(within(filters()).getByLabelText('To')).toHaveValue('31 Mar 2026');
   expect(Object.fromEntries(present(queries[0], 'a request'))).toEqual({
     actor: 'dana',
     action: 'document.view',

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
-import { formatLocalDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
-/** When an event happened, in the reader's locale and zone; the exact UTC instant on hover. */
+/** When an event happened, in the console's one time style; the exact UTC instant on hover. */
 export function EventTime({ at }: { at: string }) {
   return (
     <Text
@@ -11,7 +11,7 @@ export function EventTime({ at }: { at: string }) {
       size="sm"
       style={{ whiteSpace: 'nowrap' }}
     >
-      {formatLocalDateTime(at)}
+      {formatDateTime(at)}
     </Text>
   );
 }

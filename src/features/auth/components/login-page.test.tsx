@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { apiError, apiHandler } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
@@ -10,6 +10,8 @@ import { LoginPage } from './login-page.tsx';
 vi.setConfig({ testTimeout: 20_000 });
 
 afterEach(() => {
+  // The page follows the session store: unmount it before the store is reset.
+  cleanup();
   endSession({ byUser: false });
   localStorage.clear();
 });
@@ -135,4 +137,15 @@ test('a next pointing at another site is ignored in favour of the entity list', 
 
   expect(await screen.findByText('Entity list')).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/entities');
+});
+
+test('signed out in another tab, the page says so instead of the hint about tabs', async () => {
+  const { user } = renderLogin();
+  await user.type(await screen.findByLabelText('Username'), 'dana');
+  expect(screen.getByText(/No signed-in KYC Desk tab is open/)).toBeInTheDocument();
+  cleanup();
+  endSession({ byUser: true, signedOutBy: 'other-tab' });
+  renderLogin();
+  expect(await screen.findByText('You signed out in another tab')).toBeInTheDocument();
+  expect(screen.queryByText(/No signed-in KYC Desk tab is open/)).not.toBeInTheDocument();
 });

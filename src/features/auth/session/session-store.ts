@@ -9,7 +9,7 @@ const DEFAULT_LIFETIME_MS = 20 * 60_000;
 /** sessionStorage, never localStorage: the token dies with the tab. */
 export const SESSION_STORAGE_KEY = 'kyc-desk.session';
 
-const sessionSchema = z.object({
+export const sessionSchema = z.object({
   token: z.string().min(1),
   username: z.string(),
   displayName: z.string(),
@@ -20,10 +20,17 @@ const sessionSchema = z.object({
 });
 export type Session = z.infer<typeof sessionSchema>;
 
+/** Why this tab has no session: signed out here, in another tab, or never signed in. */
+export type SignedOutBy = 'this-tab' | 'other-tab';
+
 export interface SessionState {
   session: Session | null;
   /** True after the user chose to sign out, so the redirect to sign-in carries no `next`. */
   signedOut: boolean;
+  /** Where the sign-out happened, so the sign-in page can say why it shows. */
+  signedOutBy?: SignedOutBy;
+  /** True while this tab asks the other open tabs for their session (a moment at load). */
+  askingOtherTabs?: boolean;
 }
 
 let state: SessionState = { session: readStoredSession(Date.now()), signedOut: false };
@@ -110,8 +117,25 @@ export function updateSessionExpiry(token: string, serverExpiresAt: string): voi
 }
 
 /** Forgets the token in memory and in sessionStorage. */
-export function endSession({ byUser }: { byUser: boolean }): void {
-  setState({ session: null, signedOut: byUser });
+export function endSession({
+  byUser,
+  signedOutBy,
+}: {
+  byUser: boolean;
+  signedOutBy?: SignedOutBy;
+}): void {
+  setState({ session: null, signedOut: byUser, ...(signedOutBy ? { signedOutBy } : {}) });
+}
+
+/** Takes the session another tab of this browser handed over (see tab-sessions.ts). */
+export function adoptSession(session: Session): void {
+  setState({ session, signedOut: false });
+}
+
+/** Marks the moment this tab waits for another tab's answer; the route guard waits with it. */
+export function setAskingOtherTabs(asking: boolean): void {
+  if (Boolean(state.askingOtherTabs) === asking) return;
+  setState({ ...state, askingOtherTabs: asking });
 }
 
 export function useSessionState(): SessionState {

@@ -252,7 +252,7 @@ function HistoryRow({
         )}
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{record.requestedBy}</Text>
+        <Text size="sm">{record.requestedByName ?? record.requestedBy}</Text>
       </Table.Td>
     </Table.Tr>
   );

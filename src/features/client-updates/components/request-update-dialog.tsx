@@ -314,7 +314,7 @@ function RequestUpdateForm({
         <Paper
           withBorder
           p="md"
-          bg="var(--mantine-color-gray-0)"
+          bg="var(--kyc-color-surface-muted)"
           component="section"
           aria-labelledby="client-update-preview"
         >

@@ -4,6 +4,7 @@ import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { ReviewDecisionPanel } from './review-decision-panel.tsx';
+import { formatDate } from '../../../lib/format.ts';
 
 // Mantine's Select and Modal under jsdom on a shared 2-core machine can take seconds per step.
 vi.setConfig({ testTimeout: 60_000 });
@@ -52,7 +53,7 @@ test("records a person's outcome: next review from the risk level, after today, 
   await user.click(await screen.findByRole('button', { name: 'Record outcome' }));
   const dialog = await screen.findByRole('dialog', { name: 'Record review outcome' });
   const nextReview = within(dialog).getByLabelText(/next review date/i);
-  expect(nextReview).toHaveValue(defaultNextReviewDate(today, 'Low'));
+  expect(nextReview).toHaveValue(formatDate(defaultNextReviewDate(today, 'Low')));
   expect(within(dialog).getByText(/Low risk: 3 years from today/)).toBeInTheDocument();
 
   await user.click(within(dialog).getByRole('combobox', { name: 'Outcome' }));

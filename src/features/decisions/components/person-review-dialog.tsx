@@ -1,4 +1,4 @@
-import { Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
@@ -15,13 +15,11 @@ import { KYC_STATUSES } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useRecordPersonReview } from '../api/decision-queries.ts';
 import { DecisionFormFooter, HELD_OUTCOME_NOTICE } from './decision-form-footer.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { DateField } from '../../../components/date-field.tsx';
 
 /** Today as the server counts review dates: the UTC calendar day. */
 const todayUtc = () => new Date().toISOString().slice(0, 10);
-
-/** The calendar day after `date` (YYYY-MM-DD, UTC). */
-const dayAfter = (date: string) =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 const FIELDS = ['kycStatus', 'nextKYCReview', 'reason'] as const;
 
@@ -95,7 +93,7 @@ function PersonReviewForm({
           ? {
               color: 'green',
               title: 'Outcome recorded',
-              message: `Status ${recorded.review.kycStatus}; next review ${recorded.review.nextKYCReview}.`,
+              message: `Status ${recorded.review.kycStatus}; next review ${formatDate(recorded.review.nextKYCReview)}.`,
             }
           : {
               color: 'blue',
@@ -140,14 +138,12 @@ function PersonReviewForm({
               />
             )}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="nextKYCReview"
             label="Next review date"
-            type="date"
             required
-            min={dayAfter(today)}
             description={reviewIntervalText(riskLevel, 'today')}
-            {...form.register('nextKYCReview')}
-            error={errors.nextKYCReview?.message}
           />
         </SimpleGrid>
         <Textarea

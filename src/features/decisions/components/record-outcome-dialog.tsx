@@ -15,6 +15,8 @@ import { KYC_STATUSES } from '../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useRecordVerification } from '../api/decision-queries.ts';
 import { DecisionFormFooter, HELD_OUTCOME_NOTICE } from './decision-form-footer.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { DateField } from '../../../components/date-field.tsx';
 
 interface OutcomeFormValues {
   verificationStatus: string;
@@ -117,7 +119,7 @@ function OutcomeForm({
           ? {
               color: 'green',
               title: 'Outcome recorded',
-              message: `Status ${recorded.kycStatus}; next review ${recorded.nextKYCReview}.`,
+              message: `Status ${recorded.kycStatus}; next review ${formatDate(recorded.nextKYCReview)}.`,
             }
           : {
               color: 'blue',
@@ -165,13 +167,11 @@ function OutcomeForm({
               />
             )}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="verificationDate"
             label="Verification date"
-            type="date"
             required
-            max={today}
-            {...form.register('verificationDate')}
-            error={errors.verificationDate?.message}
           />
           <TextInput
             label="Source"
@@ -180,13 +180,12 @@ function OutcomeForm({
             {...form.register('verificationSource')}
             error={errors.verificationSource?.message}
           />
-          <TextInput
+          <DateField
+            control={form.control}
+            name="nextReviewDate"
             label="Next review date"
-            type="date"
             required
             description={reviewIntervalText(riskLevel, 'today')}
-            {...form.register('nextReviewDate')}
-            error={errors.nextReviewDate?.message}
           />
         </SimpleGrid>
         <Textarea

@@ -8,6 +8,7 @@ import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { ReviewDecisionPanel, type ReviewDecisionPanelProps } from './review-decision-panel.tsx';
+import { formatDate } from '../../../lib/format.ts';
 
 // Mantine's Select and Modal under jsdom on a shared 2-core machine can take seconds per step.
 vi.setConfig({ testTimeout: 60_000 });
@@ -77,7 +78,7 @@ test('records an outcome with the next review defaulted from the risk level, val
   await user.click(await screen.findByRole('button', { name: 'Record outcome' }));
   const dialog = await screen.findByRole('dialog', { name: 'Record review outcome' });
   expect(within(dialog).getByLabelText(/next review date/i)).toHaveValue(
-    defaultNextReviewDate(today, 'Medium'),
+    formatDate(defaultNextReviewDate(today, 'Medium')),
   );
   expect(within(dialog).getByText(/Medium risk: 2 years from today/)).toBeInTheDocument();
 

@@ -243,9 +243,9 @@ function PendingDecision({
 function confirmedMessageOf(pending: PendingVerification): string {
   switch (pending.kind) {
     case 'verification':
-      return `Status ${pending.verification.verificationStatus}; next review ${pending.verification.nextReviewDate}.`;
+      return `Status ${pending.verification.verificationStatus}; next review ${formatDate(pending.verification.nextReviewDate)}.`;
     case 'person-review':
-      return `Status ${pending.review.kycStatus}; next review ${pending.review.nextKYCReview}.`;
+      return `Status ${pending.review.kycStatus}; next review ${formatDate(pending.review.nextKYCReview)}.`;
     case 'risk-level':
       return `Risk ${pending.riskChange.to}.`;
   }

@@ -179,7 +179,7 @@ function Thread({ entityId, readOnly }: { entityId: string; readOnly: boolean })
 
 function NoteItem({ note }: { note: Note }) {
   return (
-    <Paper component="li" p="sm" bg="var(--mantine-color-gray-0)" radius="sm">
+    <Paper component="li" p="sm" bg="var(--kyc-color-surface-muted)" radius="sm">
       <Group gap="xs" mb={4} wrap="wrap">
         <Text size="sm" fw={600}>
           {note.author}

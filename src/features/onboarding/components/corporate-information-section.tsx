@@ -11,6 +11,7 @@ import {
   type OnboardingFormValues,
 } from '../onboarding-form.ts';
 import { FormTextInput } from './form-fields.tsx';
+import { DateField } from '../../../components/date-field.tsx';
 
 const countryOptions = COUNTRY_CODES.map((code) => ({
   value: code,
@@ -71,10 +72,9 @@ export function CorporateInformationSection({
           />
         )}
       />
-      <FormTextInput
+      <DateField<OnboardingFormValues>
         name="corporateInformation.dateofIncorporation"
         label="Date of incorporation"
-        type="date"
       />
       <FormTextInput
         name="corporateInformation.duns"

@@ -9,6 +9,7 @@ import {
   type OnboardingFormValues,
 } from '../onboarding-form.ts';
 import { FormTextarea, FormTextInput } from './form-fields.tsx';
+import { DateField } from '../../../components/date-field.tsx';
 
 export function VerificationsSection() {
   const { control, register, getValues } = useFormContext<OnboardingFormValues>();
@@ -44,16 +45,14 @@ export function VerificationsSection() {
                 />
               )}
             />
-            <FormTextInput
+            <DateField<OnboardingFormValues>
               name={`corporateVerifications.${index}.verificationDate`}
               label="Verification date"
-              type="date"
               required
             />
-            <FormTextInput
+            <DateField<OnboardingFormValues>
               name={`corporateVerifications.${index}.nextReviewDate`}
               label="Next review date"
-              type="date"
               required
             />
             <FormTextInput
