@@ -67,6 +67,9 @@ test('shows the counts as tabs and the overdue entities with how overdue they ar
   // Twice per row: in its column, and under the name for phones (CSS shows one).
   expect(within(firstRow).getAllByText('Overdue by 1 day')).toHaveLength(2);
   expect(within(secondRow).getAllByText('Overdue by 9 days')).toHaveLength(2);
+  // Types in sentence case, as everywhere else in the console.
+  expect(within(firstRow).getByText('Legal entity')).toBeInTheDocument();
+  expect(within(secondRow).getByText('Natural person')).toBeInTheDocument();
   const link = within(secondRow).getByRole('link', { name: 'Ada Byrne' });
   expect(link).toHaveAttribute(
     'href',
@@ -113,7 +116,10 @@ test('keeps the window and the filters in the address and asks the server with t
 
   await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Escalated');
   await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'natural-persons');
-  await user.selectOptions(screen.getByRole('combobox', { name: 'Country' }), 'FR');
+  const country = screen.getByRole('combobox', { name: 'Country' });
+  await user.click(country);
+  await user.type(country, 'fran');
+  await user.click(await screen.findByRole('option', { name: 'France (FR)' }));
   await waitFor(() =>
     expect(router.state.location.search).toBe(
       '?due=7d&status=Escalated&country=FR&riskLevel=High&type=natural-persons',

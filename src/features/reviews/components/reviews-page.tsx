@@ -5,6 +5,7 @@ import {
   Box,
   Group,
   NativeSelect,
+  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -111,13 +112,15 @@ function Filters({
           { value: 'natural-persons', label: 'Natural persons' },
         ]}
       />
-      <NativeSelect
+      <Select
         label="Country"
-        value={queue.country ?? ''}
-        onChange={(event) =>
-          update({ country: optionOf(COUNTRY_CODES, event.currentTarget.value) })
-        }
-        data={[{ value: '', label: 'Any country' }, ...COUNTRY_OPTIONS]}
+        placeholder="Any country"
+        searchable
+        clearable
+        nothingFoundMessage="No such country"
+        value={queue.country ?? null}
+        onChange={(value) => update({ country: optionOf(COUNTRY_CODES, value ?? '') })}
+        data={COUNTRY_OPTIONS}
       />
     </SimpleGrid>
   );
@@ -178,7 +181,9 @@ function QueueTable({
                 <StatusBadge status={item.kycStatus} />
               </Table.Td>
               <Table.Td>{item.riskLevel}</Table.Td>
-              <Table.Td visibleFrom="xs">{item.type}</Table.Td>
+              <Table.Td visibleFrom="xs">
+                {item.type === 'Legal Entity' ? 'Legal entity' : 'Natural person'}
+              </Table.Td>
               <Table.Td visibleFrom="xs">{countryName(item.country)}</Table.Td>
             </Table.Tr>
           ))}
