@@ -99,6 +99,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.decorate('auditTrail', createAuditTrail(db, now));
   scheduleAuditRetention(app, db, config.auditRetentionDays, now);
 
+  registerHealthRoute(app, db, engine, health, now, config.upstream ? 'gateway' : 'embedded');
+
   if (config.upstream) {
     // Gateway mode (docs/gateway.md): the API is forwarded to the identity service; the database
     // holds only what that service has no endpoints for (client-update configurations, history).
@@ -132,7 +134,6 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   await app.register(multipart, { limits: { fileSize: 0, files: 0, fields: 20 } });
   app.addHook('preValidation', readMultipartFields);
 
-  registerHealthRoute(app, db, engine, health, now);
   registerOpenApiRoutes(app);
 
   await app.register(

@@ -81,8 +81,6 @@ function registerGatewayRoutes(
   });
   installGatewayRefusalAudit(app);
 
-  app.get('/healthz', () => ({ status: 'ok', mode: 'gateway' }));
-
   async function exchange(
     request: FastifyRequest,
     reply: FastifyReply,

@@ -10,7 +10,8 @@ import type { Engine } from '../db/engine.ts';
 import { errorEnvelope, markServerErrorLogged } from './errors.ts';
 
 /**
- * `GET /healthz` (docs/deployment.md#what-to-monitor): 200 `ok`; 200 `degraded` with the reason
+ * `GET /healthz` (docs/deployment.md#what-to-monitor), in both modes (the gateway's database holds
+ * its notes and client updates): 200 `ok`; 200 `degraded` with the reason
  * while the storage is full (the database still answers, and every instance shares its storage);
  * 503 with Retry-After while the database does not answer. While either holds, the check also
  * makes one small write, so the state clears by itself once the fault ends, even with no traffic.
@@ -21,6 +22,7 @@ export function registerHealthRoute(
   engine: Engine,
   health: DatabaseHealth,
   now: () => Date,
+  mode: 'embedded' | 'gateway',
 ): void {
   app.get('/healthz', async (request, reply) => {
     const repository = healthRepository(db);
@@ -36,7 +38,12 @@ export function registerHealthRoute(
       app.log.error({ err: unexplained }, 'health check failed');
       return reply
         .code(503)
-        .send({ ...errorEnvelope(503, 'The database does not answer.'), engine, database: 'down' });
+        .send({
+          ...errorEnvelope(503, 'The database does not answer.'),
+          mode,
+          engine,
+          database: 'down',
+        });
     }
     const { unavailable, storageFull } = health.current();
     if (unavailable) {
@@ -48,14 +55,15 @@ export function registerHealthRoute(
           ...errorEnvelope(503, 'The database does not answer.', undefined, {
             retryAfter: RETRY_AFTER_SECONDS,
           }),
+          mode,
           engine,
           database: 'down',
           reason: 'database unavailable',
         });
     }
     if (storageFull) {
-      return { status: 'degraded', reason: 'storage full', engine, database: 'full' };
+      return { status: 'degraded', reason: 'storage full', mode, engine, database: 'full' };
     }
-    return { status: 'ok', engine, database: 'ok' };
+    return { status: 'ok', mode, engine, database: 'ok' };
   });
 }

@@ -129,9 +129,13 @@ test('the readable reference lists the same endpoints without any script', async
   for (const [, path] of ENDPOINTS) expect(text).toContain(path);
 });
 
-// A gateway keeps no database; its own health answer is tested in server/gateway.
-test.skipIf(testMode === 'gateway')('health answers when the database does', async () => {
+test('health answers when the database does, with the mode', async () => {
   const { status, body } = await server.request('/healthz', { auth: 'none' });
   expect(status).toBe(200);
-  expect(body).toEqual({ status: 'ok', engine: testEngine, database: 'ok' });
+  expect(body).toEqual({
+    status: 'ok',
+    mode: testMode === 'gateway' ? 'gateway' : 'embedded',
+    engine: testEngine,
+    database: 'ok',
+  });
 });
