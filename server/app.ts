@@ -24,6 +24,7 @@ import { registerEntityRoutes } from './entities/routes.ts';
 import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
+import { installCompression } from './http/compression.ts';
 import { answerFrameworkError, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { registerHealthRoute } from './http/healthz.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
@@ -77,6 +78,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installCors(app, config.corsOrigins);
   installRequestLimits(app);
   installUtf8JsonParser(app);
+  await installCompression(app);
 
   const { db, engine } = await openDatabase(
     config.dataDir,
