@@ -75,7 +75,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const health = createDatabaseHealth(app.log);
   installErrorHandling(app, health);
   installSecurityHeaders(app);
-  installCors(app, config.corsOrigins);
+  await installCors(app, config.corsOrigins);
   installRequestLimits(app);
   installUtf8JsonParser(app);
   await installCompression(app);

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * One policy for every response. Exceptions to `'self'`, each needed by the built console:
@@ -52,43 +53,39 @@ export function installSecurityHeaders(app: FastifyInstance): void {
   });
 }
 
-const CORS_ALLOWED_METHODS = 'GET, POST';
 /** No X-API-Key: the API key is for servers, so browsers of other origins may only send a JWT. */
 const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
-const CORS_EXPOSED_HEADERS = 'Retry-After';
-const CORS_PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+/** Listed origins only (never `*`), no credentials: the API uses Authorization headers only. */
+const CORS_LISTED_ORIGIN: FastifyCorsOptions = {
+  methods: 'GET, POST',
+  allowedHeaders: CORS_ALLOWED_HEADERS,
+  exposedHeaders: 'Retry-After',
+  maxAge: 600,
+  credentials: false,
+};
 
 /**
- * CORS for the exact origins in `origins` (CORS_ORIGINS), nothing when it is empty. A listed
- * origin is echoed back, never `*`, and credentials (cookies) are never allowed: the API uses
- * Authorization headers only. Preflights from listed origins are answered here with 204.
+ * CORS for the exact origins in `origins` (CORS_ORIGINS), nothing when it is empty
+ * (@fastify/cors). A listed origin is echoed back and its preflights are answered 204; any other
+ * origin, and an OPTIONS without Access-Control-Request-Method, gets no CORS headers and is routed
+ * as usual. Every answer varies by Origin.
  */
-export function installCors(app: FastifyInstance, origins: readonly string[]): void {
+export async function installCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
   const allowed = new Set(origins);
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    reply.header('Vary', 'Origin');
-    const origin = request.headers.origin;
-    if (origin === undefined || !allowed.has(origin)) {
-      done();
-      return;
-    }
-    reply.header('Access-Control-Allow-Origin', origin);
-    const isPreflight =
-      request.method === 'OPTIONS' &&
-      request.headers['access-control-request-method'] !== undefined;
-    if (!isPreflight) {
-      reply.header('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
-      done();
-      return;
-    }
-    void reply
-      .code(204)
-      .headers({
-        'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS,
-        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
-        'Access-Control-Max-Age': CORS_PREFLIGHT_MAX_AGE_SECONDS,
-      })
-      .send();
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      const isListed = origin !== undefined && allowed.has(origin);
+      const isPreflight =
+        request.method === 'OPTIONS' &&
+        request.headers['access-control-request-method'] !== undefined;
+      callback(null, {
+        ...CORS_LISTED_ORIGIN,
+        origin: isListed,
+        preflight: isPreflight,
+      });
+    },
   });
 }
