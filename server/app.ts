@@ -33,7 +33,7 @@ import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { registerNoteRoutes } from './notes/routes.ts';
-import { installCors, installSecurityHeaders } from './http/security.ts';
+import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import type { AppServices } from './services.ts';
 
@@ -69,12 +69,14 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A path that is not valid percent-encoding (`/api/v2/%zz`) is answered before routing.
     frameworkErrors: (error, request, reply) => {
+      // Answered before routing, where neither helmet's hook nor the no-store hook runs.
+      reply.headers({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
       answerFrameworkError(error, request, reply);
     },
   });
   const health = createDatabaseHealth(app.log);
   installErrorHandling(app, health);
-  installSecurityHeaders(app);
+  await installSecurityHeaders(app);
   await installCors(app, config.corsOrigins);
   installRequestLimits(app);
   installUtf8JsonParser(app);

@@ -1,4 +1,5 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -9,21 +10,29 @@ import type { FastifyInstance } from 'fastify';
  *   CSS embeds small data: images.
  * - frame-src blob: the PDF viewer shows a decoded document in an iframe from a blob URL.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' blob: data:",
-  "connect-src 'self'",
-  'frame-src blob:',
-  "object-src 'none'",
-  "worker-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+const CONTENT_SECURITY_POLICY_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'blob:', 'data:'],
+  'connect-src': ["'self'"],
+  'frame-src': ['blob:'],
+  'object-src': ["'none'"],
+  'worker-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+};
 
-/** Sent on every response, whatever produced it (route, static file, error, 404). */
+/** The policy as helmet writes it (directives joined by `;`). */
+export const CONTENT_SECURITY_POLICY = Object.entries(CONTENT_SECURITY_POLICY_DIRECTIVES)
+  .map(([name, values]) => [name, ...values].join(' '))
+  .join(';');
+
+/**
+ * What helmet sends on every response that reaches Fastify; written out here as well because
+ * the answers Node gives before Fastify sees a request (limits.ts) are written to the socket.
+ */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -39,12 +48,36 @@ function isApiPath(url: string): boolean {
 }
 
 /**
- * onSend hook on the root instance (register it before any plugin so every route inherits it):
- * the security headers everywhere, and `no-store` on API JSON so no cache keeps records or tokens.
+ * Register before any route: SECURITY_HEADERS on every response, whatever produced it (route,
+ * static file, error, 404), with @fastify/helmet and only the headers listed there (HSTS is the
+ * TLS proxy's, docs/security.md); and `no-store` on API JSON so no cache keeps records or tokens.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: Object.fromEntries(
+        Object.entries(CONTENT_SECURITY_POLICY_DIRECTIVES).map(([name, values]) => [
+          name,
+          [...values],
+        ]),
+      ),
+    },
+    xContentTypeOptions: true,
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    originAgentCluster: false,
+    strictTransportSecurity: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xPoweredBy: false,
+    xXssProtection: false,
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(SECURITY_HEADERS);
     const contentType = String(reply.getHeader('content-type') ?? '');
     if (isApiPath(request.url) && contentType.startsWith('application/json')) {
       reply.header('Cache-Control', 'no-store');

@@ -26,7 +26,7 @@ describe('security headers through the API', () => {
 
   test('the policy forbids inline script, eval, framing and foreign origins', () => {
     const directives = new Map(
-      CONTENT_SECURITY_POLICY.split('; ').map((directive) => {
+      CONTENT_SECURITY_POLICY.split(';').map((directive) => {
         const [name = '', ...values] = directive.split(' ');
         return [name, values] as const;
       }),
@@ -53,10 +53,13 @@ describe('security headers through the API', () => {
     const unknownPath = await server.request('/api/nothing-here');
     const badParameter = await server.request('/api/v2/entities?limit=1000');
     const health = await server.request('/healthz', { auth: 'none' });
+    // Answered by frameworkErrors before routing, so before any onRequest hook.
+    const badEncoding = await server.request('/api/v2/%zz');
     for (const [response, status] of [
       [unauthenticated, 401],
       [unknownPath, 404],
       [badParameter, 400],
+      [badEncoding, 400],
     ] as const) {
       expect(response.status).toBe(status);
       errorEnvelopeSchema.parse(response.body);
