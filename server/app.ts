@@ -25,6 +25,8 @@ import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
 import { installCompression } from './http/compression.ts';
+import { installAllowedMethods } from './http/allowed-methods.ts';
+import { v2TargetOf } from './gateway/forward-target.ts';
 import { answerFrameworkError, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { registerHealthRoute } from './http/healthz.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
@@ -52,6 +54,13 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance;
+
+/** The gateway's allow-list, behind its one wildcard route, as methods of a path. */
+function gatewayMethodsOf(pathname: string): string[] {
+  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+    (method) => v2TargetOf(method, pathname) !== undefined,
+  );
+}
 
 /** Builds the whole server on its database (DATA_DIR or DATABASE_URL); listening is the caller's job. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
@@ -81,6 +90,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installRequestLimits(app);
   installUtf8JsonParser(app);
   await installCompression(app);
+  installAllowedMethods(app, config.upstream ? gatewayMethodsOf : undefined);
 
   const { db, engine } = await openDatabase(
     config.dataDir,
