@@ -24,6 +24,9 @@ import { registerEntityRoutes } from './entities/routes.ts';
 import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
+import { installCompression } from './http/compression.ts';
+import { installAllowedMethods } from './http/allowed-methods.ts';
+import { v2TargetOf } from './gateway/forward-target.ts';
 import { answerFrameworkError, installErrorHandling, sendPathNotFound } from './http/errors.ts';
 import { registerHealthRoute } from './http/healthz.ts';
 import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
@@ -32,7 +35,7 @@ import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { registerNoteRoutes } from './notes/routes.ts';
-import { installCors, installSecurityHeaders } from './http/security.ts';
+import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import type { AppServices } from './services.ts';
 
@@ -52,6 +55,13 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
+/** The gateway's allow-list, behind its one wildcard route, as methods of a path. */
+function gatewayMethodsOf(pathname: string): string[] {
+  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+    (method) => v2TargetOf(method, pathname) !== undefined,
+  );
+}
+
 /** Builds the whole server on its database (DATA_DIR or DATABASE_URL); listening is the caller's job. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<App> {
   const app = Fastify({
@@ -68,15 +78,19 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // A path that is not valid percent-encoding (`/api/v2/%zz`) is answered before routing.
     frameworkErrors: (error, request, reply) => {
+      // Answered before routing, where neither helmet's hook nor the no-store hook runs.
+      reply.headers({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' });
       answerFrameworkError(error, request, reply);
     },
   });
   const health = createDatabaseHealth(app.log);
   installErrorHandling(app, health);
-  installSecurityHeaders(app);
-  installCors(app, config.corsOrigins);
+  await installSecurityHeaders(app);
+  await installCors(app, config.corsOrigins);
   installRequestLimits(app);
   installUtf8JsonParser(app);
+  await installCompression(app);
+  installAllowedMethods(app, config.upstream ? gatewayMethodsOf : undefined);
 
   const { db, engine } = await openDatabase(
     config.dataDir,

@@ -489,18 +489,19 @@ describe('request targets', () => {
   });
 
   it('forwards nothing off the allow-list: unknown paths, other methods, trailing slashes', async () => {
-    const refused: [string, string][] = [
-      ['GET', '/api/v2/admin'],
-      ['GET', '/api/v2/entities/'],
-      ['GET', '/api/v2/documents'],
-      ['DELETE', '/api/v2/entities/legal-entities/abc'],
-      ['PUT', '/api/v2/entities/legal-entities'],
-      ['POST', '/api/v2/documents/abc'],
-      ['HEAD', '/api/v2/entities'],
+    // Unknown paths are 404; other methods on a known path 405 (issue 32). Neither is forwarded.
+    const refused: [string, string, number][] = [
+      ['GET', '/api/v2/admin', 404],
+      ['GET', '/api/v2/entities/', 404],
+      ['GET', '/api/v2/documents', 404],
+      ['DELETE', '/api/v2/entities/legal-entities/abc', 405],
+      ['PUT', '/api/v2/entities/legal-entities', 405],
+      ['POST', '/api/v2/documents/abc', 405],
+      ['HEAD', '/api/v2/entities', 405],
     ];
-    for (const [method, path] of refused) {
+    for (const [method, path, status] of refused) {
       const response = await rawCall(method, path, bearer());
-      expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
+      expect({ method, path, status: response.status }).toEqual({ method, path, status });
     }
     expect(upstream.requests).toEqual([]);
   });

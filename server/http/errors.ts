@@ -190,10 +190,19 @@ export function installErrorHandling(app: FastifyInstance, health?: DatabaseHeal
 /** Characters of an unknown path its 404 repeats: an id thousands of characters long is cut. */
 const SHOWN_PATH_LENGTH = 200;
 
-/** The 404 envelope for an unknown path. */
+/** The 404 envelope for an unknown path; 405 with `Allow` when the path takes other methods. */
 export function sendPathNotFound(request: FastifyRequest, reply: FastifyReply) {
   const pathname = request.url.split('?')[0] ?? '';
   const shown =
     pathname.length > SHOWN_PATH_LENGTH ? `${pathname.slice(0, SHOWN_PATH_LENGTH)}…` : pathname;
+  const allowed = request.server.allowedMethodsOf(pathname);
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
+    reply.header('Allow', allowed.join(', '));
+    return sendError(
+      reply,
+      405,
+      `${request.method} is not allowed on ${shown}: use ${allowed.join(', ')}.`,
+    );
+  }
   return sendError(reply, 404, `No such path: ${request.method} ${shown}.`);
 }

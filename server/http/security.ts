@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * One policy for every response. Exceptions to `'self'`, each needed by the built console:
@@ -8,21 +10,29 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  *   CSS embeds small data: images.
  * - frame-src blob: the PDF viewer shows a decoded document in an iframe from a blob URL.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' blob: data:",
-  "connect-src 'self'",
-  'frame-src blob:',
-  "object-src 'none'",
-  "worker-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+const CONTENT_SECURITY_POLICY_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'blob:', 'data:'],
+  'connect-src': ["'self'"],
+  'frame-src': ['blob:'],
+  'object-src': ["'none'"],
+  'worker-src': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+};
 
-/** Sent on every response, whatever produced it (route, static file, error, 404). */
+/** The policy as helmet writes it (directives joined by `;`). */
+export const CONTENT_SECURITY_POLICY = Object.entries(CONTENT_SECURITY_POLICY_DIRECTIVES)
+  .map(([name, values]) => [name, ...values].join(' '))
+  .join(';');
+
+/**
+ * What helmet sends on every response that reaches Fastify; written out here as well because
+ * the answers Node gives before Fastify sees a request (limits.ts) are written to the socket.
+ */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -38,12 +48,36 @@ function isApiPath(url: string): boolean {
 }
 
 /**
- * onSend hook on the root instance (register it before any plugin so every route inherits it):
- * the security headers everywhere, and `no-store` on API JSON so no cache keeps records or tokens.
+ * Register before any route: SECURITY_HEADERS on every response, whatever produced it (route,
+ * static file, error, 404), with @fastify/helmet and only the headers listed there (HSTS is the
+ * TLS proxy's, docs/security.md); and `no-store` on API JSON so no cache keeps records or tokens.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: Object.fromEntries(
+        Object.entries(CONTENT_SECURITY_POLICY_DIRECTIVES).map(([name, values]) => [
+          name,
+          [...values],
+        ]),
+      ),
+    },
+    xContentTypeOptions: true,
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    originAgentCluster: false,
+    strictTransportSecurity: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xPoweredBy: false,
+    xXssProtection: false,
+  });
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(SECURITY_HEADERS);
     const contentType = String(reply.getHeader('content-type') ?? '');
     if (isApiPath(request.url) && contentType.startsWith('application/json')) {
       reply.header('Cache-Control', 'no-store');
@@ -52,43 +86,39 @@ export function installSecurityHeaders(app: FastifyInstance): void {
   });
 }
 
-const CORS_ALLOWED_METHODS = 'GET, POST';
 /** No X-API-Key: the API key is for servers, so browsers of other origins may only send a JWT. */
 const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key';
-const CORS_EXPOSED_HEADERS = 'Retry-After';
-const CORS_PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+/** Listed origins only (never `*`), no credentials: the API uses Authorization headers only. */
+const CORS_LISTED_ORIGIN: FastifyCorsOptions = {
+  methods: 'GET, POST',
+  allowedHeaders: CORS_ALLOWED_HEADERS,
+  exposedHeaders: 'Retry-After',
+  maxAge: 600,
+  credentials: false,
+};
 
 /**
- * CORS for the exact origins in `origins` (CORS_ORIGINS), nothing when it is empty. A listed
- * origin is echoed back, never `*`, and credentials (cookies) are never allowed: the API uses
- * Authorization headers only. Preflights from listed origins are answered here with 204.
+ * CORS for the exact origins in `origins` (CORS_ORIGINS), nothing when it is empty
+ * (@fastify/cors). A listed origin is echoed back and its preflights are answered 204; any other
+ * origin, and an OPTIONS without Access-Control-Request-Method, gets no CORS headers and is routed
+ * as usual. Every answer varies by Origin.
  */
-export function installCors(app: FastifyInstance, origins: readonly string[]): void {
+export async function installCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   if (origins.length === 0) return;
   const allowed = new Set(origins);
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
-    reply.header('Vary', 'Origin');
-    const origin = request.headers.origin;
-    if (origin === undefined || !allowed.has(origin)) {
-      done();
-      return;
-    }
-    reply.header('Access-Control-Allow-Origin', origin);
-    const isPreflight =
-      request.method === 'OPTIONS' &&
-      request.headers['access-control-request-method'] !== undefined;
-    if (!isPreflight) {
-      reply.header('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
-      done();
-      return;
-    }
-    void reply
-      .code(204)
-      .headers({
-        'Access-Control-Allow-Methods': CORS_ALLOWED_METHODS,
-        'Access-Control-Allow-Headers': CORS_ALLOWED_HEADERS,
-        'Access-Control-Max-Age': CORS_PREFLIGHT_MAX_AGE_SECONDS,
-      })
-      .send();
+  await app.register(cors, {
+    delegator: (request, callback) => {
+      const origin = request.headers.origin;
+      const isListed = origin !== undefined && allowed.has(origin);
+      const isPreflight =
+        request.method === 'OPTIONS' &&
+        request.headers['access-control-request-method'] !== undefined;
+      callback(null, {
+        ...CORS_LISTED_ORIGIN,
+        origin: isListed,
+        preflight: isPreflight,
+      });
+    },
   });
 }
