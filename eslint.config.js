@@ -8,6 +8,7 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-server',
+      'dist-sourcemaps',
       'node_modules',
       'data',
       'test-results',

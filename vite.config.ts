@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
 
@@ -16,11 +20,47 @@ const precompressed = compression({
   ],
 });
 
+/** Where the build's source maps go: beside dist/, never served (dist/ is what the server serves). */
+const SOURCEMAP_DIR = 'dist-sourcemaps';
+
+/**
+ * Moves every `.map` the build wrote (the worker's included) out of dist/ into SOURCEMAP_DIR:
+ * with `sourcemap: 'hidden'` no script names its map, so nothing public points at them.
+ */
+function sourceMapsOutOfDist(outDir: string): Plugin {
+  return {
+    name: 'kyc-desk:source-maps-out-of-dist',
+    apply: 'build',
+    closeBundle() {
+      fs.rmSync(SOURCEMAP_DIR, { recursive: true, force: true });
+      for (const entry of fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+        if (!entry.endsWith('.map')) continue;
+        const target = path.join(SOURCEMAP_DIR, entry);
+        fs.mkdirSync(path.dirname(target), { recursive: true });
+        fs.renameSync(path.join(outDir, entry), target);
+      }
+    },
+  };
+}
+
+/**
+ * React Router's package exports name only its development build (dev warnings on) for every
+ * condition; a production build resolves the production files beside it.
+ */
+const reactRouterProduction = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
-export default defineConfig({
-  plugins: [react(), precompressed],
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 700 },
+export default defineConfig(({ command }) => ({
+  plugins: [react(), precompressed, sourceMapsOutOfDist('dist')],
+  resolve: {
+    alias:
+      command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
+  build: { outDir: 'dist', sourcemap: 'hidden', chunkSizeWarningLimit: 700 },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/healthz': apiTarget },
@@ -105,4 +145,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -132,6 +132,7 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
         status: 200,
         schema: auditEventPageSchema,
         description: 'One page of events; with format=csv, text/csv',
+        otherMediaTypes: ['text/csv'],
       },
       errors: [400, 403],
       audit: {

@@ -133,6 +133,9 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
           description: 'The e-mail was handed to the mail server (or written to the outbox)',
         },
         errors: [400, 404, 409, 413, 415, 502],
+        errorDescriptions: {
+          400: 'Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal',
+        },
         audit: {
           action: 'client-update.request',
           targetOf: ({ params }) => ({ entityId: params.id }),

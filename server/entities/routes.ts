@@ -227,6 +227,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         roles: ACTORS,
         // Today is the server's clock, read at each request (tests inject one).
         body: legalEntityCreateSchemaFor(() => utcDateOf(services.now())),
+        headers: idempotencyHeaderSchema,
         bodyLimit: CREATE_BODY_LIMIT,
         audit: { action: 'entity.create' },
         response: {

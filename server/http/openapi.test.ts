@@ -139,3 +139,101 @@ test('health answers when the database does, with the mode', async () => {
     database: 'ok',
   });
 });
+
+interface FullDocument {
+  info: { license?: { name: string }; contact?: { name?: string; email?: string } };
+  tags: { name: string; description: string }[];
+  paths: Record<
+    string,
+    Record<
+      string,
+      Operation & {
+        tags: string[];
+        description?: string;
+        parameters: { name: string; in: string; required: boolean; schema: JsonSchemaNode }[];
+        'x-browser-callable'?: boolean;
+        'x-browser-alternative'?: string;
+      }
+    >
+  >;
+}
+
+async function openApiDocument() {
+  return (await server.request('/api/openapi.json', { auth: 'none' })).body as FullDocument;
+}
+
+test('every tag is declared with a description; info names a license and a contact', async () => {
+  const document = await openApiDocument();
+  expect(document.info.license?.name).toBeTruthy();
+  expect(document.info.contact?.email).toMatch(/@/);
+  const declared = new Map(document.tags.map((tag) => [tag.name, tag.description]));
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const tag of operation.tags) {
+        expect(declared.get(tag), `${method} ${path}: tag ${tag}`).toBeTruthy();
+      }
+    }
+  }
+});
+
+test('formats: dates, the LEI pattern, base64 files, Idempotency-Key, CSV', async () => {
+  const { paths } = await openApiDocument();
+  const createOperation = paths['/api/v2/entities/legal-entities']?.post;
+  const create = createOperation?.requestBody?.content['application/json']?.schema as
+    | (JsonSchemaNode & { properties: Record<string, JsonSchemaNode & Record<string, unknown>> })
+    | undefined;
+  const corporate = create?.properties.corporateInformation?.properties as
+    Record<string, JsonSchemaNode & Record<string, unknown>> | undefined;
+  expect(corporate?.glei?.pattern).toBe('^[0-9A-Z]{18}[0-9]{2}$');
+  expect(JSON.stringify(corporate?.dateofIncorporation)).toContain('"format":"date"');
+  const document = (create?.properties.supportingDocuments?.items?.properties ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  expect(document.file?.contentEncoding).toBe('base64');
+  const verification = JSON.stringify(create?.properties.corporateVerifications);
+  expect(verification).toContain('"format":"date"');
+
+  const detail = paths['/api/v2/documents/{id}']?.get?.responses['200']?.content?.[
+    'application/json'
+  ]?.schema.properties?.data?.properties?.file as Record<string, unknown> | undefined;
+  expect(detail?.contentEncoding).toBe('base64');
+
+  expect(createOperation?.parameters).toContainEqual(
+    expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+  );
+  const auditLog = paths['/api/v2/audit-events']?.get?.responses['200']?.content;
+  expect(Object.keys(auditLog ?? {})).toEqual(['application/json', 'text/csv']);
+});
+
+test('statuses the server sends: 400, 413 and 431, with the rules that answer 400', async () => {
+  const { paths } = await openApiDocument();
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      expect(operation.responses, `${method} ${path}`).toHaveProperty('400');
+      expect(operation.responses, `${method} ${path}`).toHaveProperty('431');
+      if (operation.requestBody)
+        expect(operation.responses, `${method} ${path}`).toHaveProperty('413');
+    }
+  }
+  const request = paths['/api/v2/entities/legal-entities/{id}/request-client-update'];
+  const badRequest = request?.post?.responses['400'] as { description: string } | undefined;
+  expect(badRequest?.description).toContain('recipient is not a natural person linked');
+});
+
+test('the GET with a body says browsers cannot call it and names its POST twin', async () => {
+  const { paths } = await openApiDocument();
+  const twins = paths['/api/v2/entities/legal-entities/{id}/request-client-update'];
+  expect(twins?.get?.['x-browser-callable']).toBe(false);
+  expect(twins?.get?.['x-browser-alternative']).toBe(twins?.post?.operationId);
+  expect(twins?.get?.description).toMatch(/^Not callable from browsers.*POST/);
+  expect(twins?.post?.['x-browser-callable']).toBeUndefined();
+});
+
+test('a header section over 16 KB is answered 431, as documented', async () => {
+  const { status } = await server.request('/api/v2/entities', {
+    auth: 'none',
+    headers: { 'X-Filler': 'x'.repeat(17 * 1024) },
+  });
+  expect(status).toBe(431);
+});

@@ -7,7 +7,7 @@ import { registeredRoutes, type RouteSpec } from './route.ts';
 type JsonSchema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad parameter or body; `errors` lists the fields',
+  400: 'Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields',
   401: 'Missing, invalid or expired credentials',
   403: 'Not for this account’s role (auditors only read), or refused by a control',
   404: 'Unknown id or path',
@@ -16,6 +16,7 @@ const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported content type',
   422: 'Idempotency-Key reused with a different body',
   429: 'Too many requests; see Retry-After',
+  431: 'Request headers larger than 16 KB in all',
   500: 'Unexpected server error (details in the server log only)',
   502: 'A downstream service (mail, identity service) failed',
 };
@@ -25,7 +26,19 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path') {
+/** The tags operations are grouped under, each declared with what it covers. */
+const TAGS: Record<string, string> = {
+  Authentication: 'Sign-in tokens, their check, sign-out, and what the caller may do',
+  Entities: 'Natural persons and legal entities: list, search, read, onboard',
+  Documents: 'Supporting documents of an entity, with their bytes in base64',
+  Decisions: 'Review outcomes, risk levels, document decisions and four-eyes confirmations',
+  'Client updates': 'E-mails asking a client to update their information, and their history',
+  Reviews: 'The queue of reviews due, overdue or undated',
+  Notes: 'Reviewers’ notes on an entity',
+  'Audit trail': 'Who did what, for auditors; an entity’s own activity',
+};
+
+function parametersOf(schema: z.ZodType | undefined, location: 'query' | 'path' | 'header') {
   if (!schema) return [];
   const json = jsonSchema(schema, 'input') as {
     properties?: Record<string, JsonSchema>;
@@ -61,19 +74,35 @@ export function operationIdOf(method: string, openApiPath: string): string {
   return `${method.toLowerCase()}${words.join('')}`;
 }
 
-function operationOf(spec: RouteSpec, operationId: string) {
+/** A GET that takes a body (fetch and XMLHttpRequest cannot send one) and the twin to use instead. */
+interface BrowserTwin {
+  operationId: string;
+  path: string;
+}
+
+function operationOf(spec: RouteSpec, operationId: string, browserTwin?: BrowserTwin) {
   const errorStatuses = [
     ...new Set([
+      // Every route parses its query strictly (an unknown parameter is 400) and limits headers.
+      400,
       ...(spec.auth === 'none' ? [] : [401]),
       ...(spec.roles && spec.roles.length < ROLES.length ? [403] : []),
+      ...(spec.body ? [413] : []),
       ...(spec.errors ?? []),
+      431,
       500,
     ]),
   ].sort((a, b) => a - b);
+  const twinNote = browserTwin
+    ? `Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use \`POST ${browserTwin.path}\` (${browserTwin.operationId}) with the same body. `
+    : '';
   return {
     operationId,
     summary: spec.summary,
-    description: spec.description,
+    description: `${twinNote}${spec.description ?? ''}` || undefined,
+    ...(browserTwin
+      ? { 'x-browser-callable': false, 'x-browser-alternative': browserTwin.operationId }
+      : {}),
     tags: [spec.tag],
     security:
       spec.auth === 'none'
@@ -82,7 +111,11 @@ function operationOf(spec: RouteSpec, operationId: string) {
           ? [{ bearer: [] }]
           : [{ bearer: [] }, { apiKey: [] }],
     ...(spec.roles ? { 'x-roles': spec.roles } : {}),
-    parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+    parameters: [
+      ...parametersOf(spec.params, 'path'),
+      ...parametersOf(spec.query, 'query'),
+      ...parametersOf(spec.headers, 'header'),
+    ],
     ...(spec.body
       ? {
           requestBody: {
@@ -100,13 +133,23 @@ function operationOf(spec: RouteSpec, operationId: string) {
       [spec.response.status]: {
         description: spec.response.description,
         // The input side of a response schema is what it reads: the tolerant shapes a client meets.
-        content: { 'application/json': { schema: jsonSchema(spec.response.schema, 'input') } },
+        content: {
+          'application/json': { schema: jsonSchema(spec.response.schema, 'input') },
+          ...Object.fromEntries(
+            (spec.response.otherMediaTypes ?? []).map((type) => [
+              type,
+              { schema: { type: 'string' } },
+            ]),
+          ),
+        },
       },
       ...Object.fromEntries(
         errorStatuses.map((status) => [
           status,
           {
-            description: STATUS_TEXT[status] ?? 'Error',
+            description: [STATUS_TEXT[status] ?? 'Error', spec.errorDescriptions?.[status]]
+              .filter(Boolean)
+              .join('. '),
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
         ]),
@@ -121,22 +164,33 @@ export function buildOpenApiDocument() {
   for (const { spec, path } of registeredRoutes()) {
     const openApiPath = path.replace(/:(\w+)/g, '{$1}');
     const methods = Array.isArray(spec.method) ? spec.method : [spec.method];
+    const browserTwin =
+      spec.body && methods.includes('GET') && methods.includes('POST')
+        ? { operationId: operationIdOf('POST', openApiPath), path: openApiPath }
+        : undefined;
     for (const method of methods) {
       (paths[openApiPath] ??= {})[method.toLowerCase()] = operationOf(
         spec,
         operationIdOf(method, openApiPath),
+        method === 'GET' ? browserTwin : undefined,
       );
     }
   }
+  const usedTags = new Set(registeredRoutes().map(({ spec }) => spec.tag));
   return {
     openapi: '3.1.0',
     info: {
       title: 'KYC Desk API',
       version: '2.0.0',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'KYC Desk maintainers', email: 'dev@kyc-desk.local' },
       description:
         'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key. Response schemas describe what a client must be ready to read, from this server or, through a gateway, from the real identity service: IDs are opaque strings, statuses and risk levels (text or number) are open, optional text may be null, timestamps may carry fractional seconds, country codes may have two or three letters, a natural person by id may carry its ID only in kycMetaData.entityID, and documents may come without mimeType or fileSize. Request schemas are strict.',
     },
     servers: [{ url: '/' }],
+    tags: Object.entries(TAGS)
+      .filter(([name]) => usedTags.has(name))
+      .map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

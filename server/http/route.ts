@@ -31,11 +31,21 @@ export interface RouteSpec<
   query?: Q;
   params?: P;
   body?: B;
+  /** Request headers the handler reads itself, for the OpenAPI document (header parameters). */
+  headers?: z.ZodObject;
   /** Body media type for the OpenAPI document (JSON unless said). */
   bodyMediaTypes?: string[];
-  response: { status: number; schema: z.ZodType; description: string };
+  response: {
+    status: number;
+    schema: z.ZodType;
+    description: string;
+    /** Other media types the success may take (`text/csv` with `format=csv`), as text. */
+    otherMediaTypes?: string[];
+  };
   /** Error statuses the route documents besides the ones every route has. */
   errors?: number[];
+  /** What a status means on this route beyond the shared text (the rules that answer 400). */
+  errorDescriptions?: Partial<Record<number, string>>;
   /** The route answers a bare object instead of the envelope (the token endpoints do). */
   bare?: boolean;
   bodyLimit?: number;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const isoDateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD.')
-  .refine(isRealDate, 'This date does not exist.');
+  .refine(isRealDate, 'This date does not exist.')
+  .meta({ format: 'date' });
 
 function isRealDate(value: string): boolean {
   const [year, month, day] = value.split('-').map(Number) as [number, number, number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelopeSchema, isoDateSchema, queryBooleanSchema } from './common.ts';
 import { COUNTRY_CODES } from './countries.ts';
 import { base64Head, documentRefusalOf } from './file-type.ts';
-import { base64DecodedSize, isValidLei } from './identifiers.ts';
+import { base64DecodedSize, isValidLei, LEI_PATTERN } from './identifiers.ts';
 import { normalisedRegistrationNumber } from './search-text.ts';
 import {
   listOrEmpty,
@@ -56,7 +56,9 @@ export const dunsSchema = z.string().regex(/^\d{9}$/, 'A DUNS number has exactly
 
 export const leiSchema = z
   .string()
-  .refine(isValidLei, 'Not a valid LEI: 20 characters whose last two are ISO 17442 check digits.');
+  .refine(isValidLei, 'Not a valid LEI: 20 characters whose last two are ISO 17442 check digits.')
+  // For the OpenAPI document only: a regex check would add a second error to the refine's.
+  .meta({ pattern: LEI_PATTERN.source });
 
 // ---------- records as a service returns them ----------
 // Read tolerantly (decisions.md, "Reading the real service"): an ID is any string, optional text
@@ -246,7 +248,9 @@ export const searchResponseSchema = envelopeSchema(z.array(z.string()));
 export const documentListResponseSchema = envelopeSchema(z.array(documentMetadataSchema));
 
 /** The document with its base64 bytes; the real service promises no MIME type or size. */
-export const documentDetailSchema = documentMetadataSchema.extend({ file: z.string() });
+export const documentDetailSchema = documentMetadataSchema.extend({
+  file: z.string().meta({ contentEncoding: 'base64' }),
+});
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
 export const documentDetailResponseSchema = envelopeSchema(documentDetailSchema);
 
@@ -429,16 +433,19 @@ export const documentInputSchema = z.object({
     .string()
     .regex(/^[a-z]+\/[a-z0-9.+-]+$/i, 'Not a valid MIME type.')
     .optional(),
-  file: z.string().superRefine((value, ctx) => {
-    const size = base64DecodedSize(value);
-    if (size === null) ctx.addIssue({ code: 'custom', message: 'The file is not valid base64.' });
-    else if (size === 0) ctx.addIssue({ code: 'custom', message: 'The file is empty.' });
-    else if (size > MAX_DOCUMENT_BYTES)
-      ctx.addIssue({ code: 'custom', message: 'The file is larger than 10 MB.' });
-    else {
-      const refusal = documentRefusalOf(base64Head(value));
-      if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
-    }
-  }),
+  file: z
+    .string()
+    .superRefine((value, ctx) => {
+      const size = base64DecodedSize(value);
+      if (size === null) ctx.addIssue({ code: 'custom', message: 'The file is not valid base64.' });
+      else if (size === 0) ctx.addIssue({ code: 'custom', message: 'The file is empty.' });
+      else if (size > MAX_DOCUMENT_BYTES)
+        ctx.addIssue({ code: 'custom', message: 'The file is larger than 10 MB.' });
+      else {
+        const refusal = documentRefusalOf(base64Head(value));
+        if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+      }
+    })
+    .meta({ contentEncoding: 'base64' }),
 });
 export type DocumentInput = z.infer<typeof documentInputSchema>;

@@ -9,8 +9,11 @@ function mod97(value: string): number {
 }
 
 /** ISO 17442 LEI: 18 alphanumerics then 2 check digits, the whole leaving remainder 1 mod 97. */
+/** ISO 17442: 18 upper-case letters or digits, then two check digits. */
+export const LEI_PATTERN = /^[0-9A-Z]{18}[0-9]{2}$/;
+
 export function isValidLei(value: string): boolean {
-  return /^[0-9A-Z]{18}[0-9]{2}$/.test(value) && mod97(value) === 1;
+  return LEI_PATTERN.test(value) && mod97(value) === 1;
 }
 
 /** Appends the two check digits to an 18-character LEI prefix. */

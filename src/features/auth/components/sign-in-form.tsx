@@ -1,9 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
-import { credentialsSchema, type Credentials } from '../../../contract/auth.ts';
+import { useRef, useState, type SyntheticEvent, type ReactNode } from 'react';
+import { credentialsSchema } from '../../../contract/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSignIn } from '../hooks/use-sign-in.ts';
 import type { Session } from '../session/session-store.ts';
@@ -18,8 +15,24 @@ interface SignInFormProps {
 }
 
 const FIELDS = ['Username', 'Password'] as const;
+type Field = (typeof FIELDS)[number];
+type FieldErrors = Partial<Record<Field, string>>;
 
-/** Username and password, validated with the contract's schema, posted to /api/gettoken. */
+/** The first message of each field the contract refuses. */
+function errorsOf(values: Record<Field, string>): FieldErrors {
+  const parsed = credentialsSchema.safeParse(values);
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error?.issues ?? []) {
+    const field = FIELDS.find((name) => name === issue.path[0]);
+    if (field && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/**
+ * Username and password, validated with the contract's schema, posted to /api/gettoken. Plain
+ * state rather than a form library: the sign-in page loads this before anything else.
+ */
 export function SignInForm({
   onSignedIn,
   defaultUsername = '',
@@ -27,27 +40,48 @@ export function SignInForm({
   extraActions,
 }: SignInFormProps) {
   const signIn = useSignIn();
-  const form = useForm<z.input<typeof credentialsSchema>, unknown, Credentials>({
-    resolver: zodResolver(credentialsSchema),
-    defaultValues: { Username: defaultUsername, Password: '' },
+  const [values, setValues] = useState<Record<Field, string>>({
+    Username: defaultUsername,
+    Password: '',
   });
-  const { errors } = form.formState;
+  const [errors, setErrors] = useState<FieldErrors>({});
+  // After the first submit, each change checks again (as a form library's re-validation would).
+  const [submitted, setSubmitted] = useState(false);
+  const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
+
+  const change = (field: Field) => (event: { currentTarget: HTMLInputElement }) => {
+    const next = { ...values, [field]: event.currentTarget.value };
+    setValues(next);
+    if (submitted) setErrors(errorsOf(next));
+  };
 
   // mutateAsync, not mutate's callbacks: those are skipped when the form unmounts on success.
-  const submit = form.handleSubmit(async (credentials) => {
+  const submit = async (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const parsed = credentialsSchema.safeParse(values);
+    if (!parsed.success) {
+      const found = errorsOf(values);
+      setErrors(found);
+      inputs.current[FIELDS.find((field) => found[field]) ?? 'Username']?.focus();
+      return;
+    }
+    setErrors({});
     let session: Session;
     try {
-      session = await signIn.mutateAsync(credentials);
+      session = await signIn.mutateAsync(parsed.data);
     } catch (error) {
       if (!(error instanceof ApiError)) return;
+      const fromServer: FieldErrors = {};
       for (const fieldError of error.fieldErrors) {
         const field = FIELDS.find((name) => name.toLowerCase() === fieldError.field.toLowerCase());
-        if (field) form.setError(field, { message: fieldError.message });
+        if (field) fromServer[field] = fieldError.message;
       }
+      setErrors(fromServer);
       return;
     }
     onSignedIn(session);
-  });
+  };
 
   const failure = signIn.error;
   return (
@@ -68,15 +102,25 @@ export function SignInForm({
           readOnly={usernameReadOnly}
           variant={usernameReadOnly ? 'filled' : 'default'}
           autoFocus={!usernameReadOnly}
-          error={errors.Username?.message}
-          {...form.register('Username')}
+          error={errors.Username}
+          name="Username"
+          value={values.Username}
+          onChange={change('Username')}
+          ref={(input) => {
+            inputs.current.Username = input;
+          }}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
           data-autofocus={usernameReadOnly ? true : undefined}
-          error={errors.Password?.message}
-          {...form.register('Password')}
+          error={errors.Password}
+          name="Password"
+          value={values.Password}
+          onChange={change('Password')}
+          ref={(input) => {
+            inputs.current.Password = input;
+          }}
         />
         <Group justify="space-between" gap="sm" mt="xs">
           {extraActions}

@@ -97,3 +97,19 @@ test('a server failure rejects with its envelope message and status', async () =
     message: 'No such document.',
   });
 });
+
+test('a detail that breaks the contract is refused on the main thread', async () => {
+  server.use(
+    apiHandler('GET /api/v2/documents/:id', () =>
+      envelope({ ...detail, fileSize: 'large' as unknown as number }),
+    ),
+  );
+  const fetcher = createDocumentFetcher({
+    createWorker: () => new InProcessFetchWorker() as unknown as Worker,
+    base: location.href,
+  });
+  await expect(fetcher.fetch('broken', () => undefined)).rejects.toMatchObject({
+    status: 0,
+    message: 'The server answered in a form this console does not understand.',
+  });
+});

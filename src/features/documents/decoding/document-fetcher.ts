@@ -1,3 +1,4 @@
+import { documentMetadataSchema } from '../../../contract/entities.ts';
 import {
   ApiError,
   currentToken,
@@ -5,11 +6,12 @@ import {
   handleUnauthorized,
 } from '../../../lib/api-client.ts';
 import type { DecodedFile } from './document-decoder.ts';
-import type {
-  DocumentDetailWithoutFile,
-  FetchDocumentMessage,
-  FetchDocumentRequest,
-  FetchDocumentResult,
+import {
+  UNREADABLE,
+  type DocumentDetailWithoutFile,
+  type FetchDocumentMessage,
+  type FetchDocumentRequest,
+  type FetchDocumentResult,
 } from './fetch-document-job.ts';
 
 export interface FetchedDocument {
@@ -104,8 +106,12 @@ export function createDocumentFetcher({
         result = await runOnce(documentId, onProgress);
       }
       if (result.kind === 'unauthorized') throw errorFromResponse(401, undefined);
+      if (result.kind === 'refused') throw errorFromResponse(result.status, result.body);
       if (result.kind === 'failed') throw new ApiError(result.status, result.message);
-      return { detail: result.detail, file: { blob: result.blob, mimeType: result.mimeType } };
+      // Checked here rather than in the worker, which is kept free of zod.
+      const detail = documentMetadataSchema.safeParse(result.detail);
+      if (!detail.success) throw new ApiError(0, UNREADABLE);
+      return { detail: detail.data, file: { blob: result.blob, mimeType: result.mimeType } };
     },
     dispose() {
       worker?.terminate();

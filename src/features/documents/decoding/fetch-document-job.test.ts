@@ -58,21 +58,26 @@ test('reports a 401 to the main thread instead of failing, so it can run the re-
   expect(result).toEqual({ id: 9, kind: 'unauthorized' });
 });
 
-test("answers a failure with the envelope's message", async () => {
+test('answers a failure with its status and body, for the main thread to read', async () => {
   server.use(apiHandler('GET /api/v2/documents/:id', () => apiError(404, 'No such document.')));
   const result = await runFetchDocumentJob(
     { id: 2, url: documentUrl('missing', location.href), token: 'tok' },
     () => undefined,
   );
-  expect(result).toEqual({ id: 2, kind: 'failed', status: 404, message: 'No such document.' });
+  expect(result).toMatchObject({
+    id: 2,
+    kind: 'refused',
+    status: 404,
+    body: { message: 'No such document.' },
+  });
 });
 
-test('rejects a body that breaks the contract, and a file that is not base64', async () => {
+test('rejects a body without a file, and a file that is not base64', async () => {
   const detail = detailOf('hello');
   server.use(
     apiHandler('GET /api/v2/documents/:id', ({ params }) =>
       params.id === 'broken'
-        ? envelope({ ...detail, fileSize: 'large' as unknown as number })
+        ? envelope({ ...detail, file: 42 as unknown as string })
         : envelope({ ...detail, file: '%%%' }),
     ),
   );

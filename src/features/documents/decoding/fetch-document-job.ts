@@ -1,6 +1,5 @@
-import '../../../lib/zod-config.ts';
-import { documentDetailResponseSchema, type DocumentDetail } from '../../../contract/entities.ts';
-import { errorFromResponse } from '../../../lib/api-client.ts';
+// No zod here (the worker would bundle a second copy): document-fetcher.ts validates the detail.
+import type { DocumentDetail } from '../../../contract/entities.ts';
 import { decodeBase64 } from './decode-base64.ts';
 import { identifyFileType } from '../../../contract/file-type.ts';
 
@@ -17,18 +16,24 @@ export type FetchDocumentResult =
   | {
       id: number;
       kind: 'done';
-      detail: DocumentDetailWithoutFile;
+      /** As it came: the main thread checks it against the contract. */
+      detail: Record<string, unknown>;
       /** Made here, off the main thread: posting a Blob passes a handle, not its bytes. */
       blob: Blob;
       mimeType: string;
     }
   | { id: number; kind: 'unauthorized' }
+  /** A non-2xx answer with its parsed body, for the main thread's errorFromResponse. */
+  | { id: number; kind: 'refused'; status: number; body: unknown }
   | { id: number; kind: 'failed'; status: number; message: string };
 
 export type FetchDocumentMessage =
   FetchDocumentResult | { id: number; kind: 'progress'; loaded: number; total: number | null };
 
-const UNREADABLE = 'The server answered in a form this console does not understand.';
+export const UNREADABLE = 'The server answered in a form this console does not understand.';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** What the document worker does: fetch, parse, validate and decode, so the main thread only gets bytes. */
 export async function runFetchDocumentJob(
@@ -59,13 +64,12 @@ export async function runFetchDocumentJob(
     } catch {
       json = undefined;
     }
-    if (!response.ok) {
-      const error = errorFromResponse(response.status, json);
-      return { id, kind: 'failed', status: error.status, message: error.message };
+    if (!response.ok) return { id, kind: 'refused', status: response.status, body: json };
+    const data = isRecord(json) ? json.data : undefined;
+    if (!isRecord(data) || typeof data.file !== 'string') {
+      return { id, kind: 'failed', status: 0, message: UNREADABLE };
     }
-    const parsed = documentDetailResponseSchema.safeParse(json);
-    if (!parsed.success) return { id, kind: 'failed', status: 0, message: UNREADABLE };
-    const { file, ...detail } = parsed.data.data;
+    const { file, ...detail } = data;
     const bytes = decodeBase64(file);
     const { mimeType } = identifyFileType(bytes);
     // The Blob copies the bytes here, in the worker; the main thread never touches them.

@@ -1,0 +1,79 @@
+/**
+ * Checks the built console in dist/ (run after `npm run build`): zod in at most one chunk, no
+ * React Router development build, no source map served, and prints what the sign-in page loads.
+ * Exits 1 naming each failure.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const DIST = process.argv[2] ?? 'dist';
+const ASSETS = path.join(DIST, 'assets');
+
+/** Strings only these builds carry (kept by the minifier: error messages and class names). */
+const ZOD_MARK = '$ZodObject';
+/** Inside React Router's `if (ENABLE_DEV_WARNINGS)`, which the production build drops. */
+const REACT_ROUTER_DEV_MARK = 'Error handled by React Router default ErrorBoundary';
+
+const read = (file: string) => fs.readFileSync(path.join(ASSETS, file), 'utf8');
+const scripts = fs.readdirSync(ASSETS).filter((file) => file.endsWith('.js'));
+const failures: string[] = [];
+
+const zodChunks = scripts.filter((file) => read(file).includes(ZOD_MARK));
+if (zodChunks.length > 1)
+  failures.push(`zod is bundled in ${zodChunks.length} chunks: ${zodChunks.join(', ')}`);
+
+const devRouter = scripts.filter((file) => read(file).includes(REACT_ROUTER_DEV_MARK));
+if (devRouter.length > 0)
+  failures.push(`React Router's development build is in ${devRouter.join(', ')}`);
+
+const servedMaps = fs
+  .readdirSync(DIST, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.map'));
+if (servedMaps.length > 0)
+  failures.push(`${servedMaps.length} source maps in ${DIST}/, such as ${servedMaps[0]}`);
+const mapLinks = scripts.filter((file) => /\/[/*]# sourceMappingURL=/.test(read(file)));
+if (mapLinks.length > 0)
+  failures.push(`${mapLinks.length} scripts name a source map, such as ${mapLinks[0]}`);
+
+/** A chunk and every chunk it imports statically: what loads before it can run. */
+function staticClosure(entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...entries];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of read(file).matchAll(/(?:import|from)\s*["']\.\/([\w.-]+\.js)["']/g)) {
+      if (match[1]) queue.push(match[1]);
+    }
+  }
+  return seen;
+}
+
+const size = (file: string, suffix = '') => {
+  const full = path.join(ASSETS, file + suffix);
+  return fs.existsSync(full) ? fs.statSync(full).size : fs.statSync(path.join(ASSETS, file)).size;
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+const entry = /src="\/assets\/([\w.-]+\.js)"/.exec(
+  fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'),
+)?.[1];
+const loginPage = scripts.find((file) => file.startsWith('login-page-'));
+if (!entry || !loginPage) {
+  failures.push('index.html names no entry script, or no login-page chunk was built');
+} else {
+  const signIn = [...staticClosure([entry, loginPage])];
+  const raw = signIn.reduce((sum, file) => sum + size(file), 0);
+  const brotli = signIn.reduce((sum, file) => sum + size(file, '.br'), 0);
+  process.stdout.write(
+    `sign-in page: ${signIn.length} scripts, ${kb(raw)} (${kb(brotli)} brotli)\n`,
+  );
+}
+const total = scripts.reduce((sum, file) => sum + size(file), 0);
+const totalBrotli = scripts.reduce((sum, file) => sum + size(file, '.br'), 0);
+process.stdout.write(
+  `all scripts: ${scripts.length}, ${kb(total)} (${kb(totalBrotli)} brotli); zod in ${zodChunks.join(', ') || 'none'}\n`,
+);
+
+for (const failure of failures) process.stderr.write(`bundle check: ${failure}\n`);
+process.exitCode = failures.length > 0 ? 1 : 0;
