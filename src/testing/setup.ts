@@ -1,7 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './msw-server.ts';
+
+// findBy* waits up to 5 s: on two shared cores a first render with lazy chunks can take over 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks these browser APIs that Mantine uses.
 Object.defineProperty(window, 'matchMedia', {

@@ -147,8 +147,8 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   const people = within(section('Linked people'));
   const primary = await people.findByRole('link', { name: 'Amelia Rose Hart' });
   const other = await people.findByRole('link', { name: 'Oliver Stone' });
-  expect(primary).toHaveAttribute('href', `/entities/${contact.id}`);
-  expect(other).toHaveAttribute('href', `/entities/${ceo.id}`);
+  expect(primary).toHaveAttribute('href', `/entities/people/${contact.id}`);
+  expect(other).toHaveAttribute('href', `/entities/people/${ceo.id}`);
   const items = people.getAllByRole('listitem');
   expect(items).toHaveLength(2);
   expect(items[0]).toHaveTextContent('Amelia Rose Hart');
