@@ -200,6 +200,11 @@ function SignedInShell() {
               <Button
                 variant="default"
                 leftSection={<IconLogout size={18} aria-hidden />}
+                classNames={{
+                  root: classes.signOutButton,
+                  label: classes.signOutLabel,
+                  section: classes.signOutSection,
+                }}
                 onClick={signOut}
               >
                 Sign out

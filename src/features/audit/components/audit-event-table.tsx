@@ -34,7 +34,7 @@ export function AuditEventTable({
   return (
     <Stack gap={4}>
       <Text size="sm" c="dimmed">
-        Times are in your time zone; hover one for the exact UTC time.
+        Times are in UTC; hover one for the exact instant, to the second.
       </Text>
       <Table.ScrollContainer minWidth={1040}>
         <Table

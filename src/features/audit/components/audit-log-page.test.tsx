@@ -78,6 +78,8 @@ test('reads the filters from the address, asks for them and shows the matching e
   expect(rows[1]).toHaveTextContent('Downloaded document passport.pdf');
   expect(rows[1]).toHaveTextContent('document.view');
   expect(rows[1]).toHaveTextContent('req-abc');
+  // The times are shown in UTC, and the note above the table says so.
+  expect(screen.getByText(/Times are in UTC/)).toBeInTheDocument();
   expect(
     within(present(rows[1], 'a first event row')).getByRole('link', {
       name: 'Harbour Logistics Ltd',

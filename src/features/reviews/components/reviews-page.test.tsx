@@ -47,6 +47,13 @@ function serveQueue(answer: (params: URLSearchParams) => ReviewQueuePage) {
   return asked;
 }
 
+test("says today's UTC date in the console's one date style", async () => {
+  serveQueue(() => page([item(1, { nextReviewDate: '2026-06-09' })]));
+  renderRoute(<ReviewsPage />, { path: '/reviews' });
+
+  expect(await screen.findByText(/Days count in UTC; today is 10 Jun 2026\./)).toBeInTheDocument();
+});
+
 test('shows the counts as tabs and the overdue entities with how overdue they are', async () => {
   serveQueue(() =>
     page([

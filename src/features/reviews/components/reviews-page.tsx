@@ -26,7 +26,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import { countryName } from '../../../lib/format.ts';
+import { countryName, formatDate } from '../../../lib/format.ts';
 import { reviewQueries } from '../api/review-queries.ts';
 import {
   countOf,
@@ -267,7 +267,7 @@ export function ReviewsPage() {
         <Title order={1}>Reviews</Title>
         <Text c="dimmed" size="sm">
           Entities whose next KYC review is due, soonest first, and those with no review date at all
-          (Undated). Days count in UTC{first ? `; today is ${first.today}` : ''}.
+          (Undated). Days count in UTC{first ? `; today is ${formatDate(first.today)}` : ''}.
         </Text>
       </div>
       <Filters queue={queue} update={update} />
