@@ -34,6 +34,16 @@ export default tseslint.config(
     },
   },
   {
+    // Served as written before the bundle loads: a plain browser script without type information.
+    files: ['public/**/*.js'],
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'script',
+      globals: globals.browser,
+    },
+    rules: tseslint.configs.disableTypeChecked.rules,
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -5,6 +5,6 @@ try {
   if (scheme === 'auto')
     scheme = window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   document.documentElement.setAttribute('data-mantine-color-scheme', scheme);
-} catch (error) {
+} catch {
   document.documentElement.setAttribute('data-mantine-color-scheme', 'light');
 }
