@@ -36,14 +36,12 @@ export function registerHealthRoute(
     }
     if (unexplained !== undefined && databaseFaultOf(unexplained) === undefined) {
       app.log.error({ err: unexplained }, 'health check failed');
-      return reply
-        .code(503)
-        .send({
-          ...errorEnvelope(503, 'The database does not answer.'),
-          mode,
-          engine,
-          database: 'down',
-        });
+      return reply.code(503).send({
+        ...errorEnvelope(503, 'The database does not answer.'),
+        mode,
+        engine,
+        database: 'down',
+      });
     }
     const { unavailable, storageFull } = health.current();
     if (unavailable) {
