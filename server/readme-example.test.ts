@@ -58,5 +58,7 @@ test('every request of the README example succeeds on demo data as printed', asy
     });
   // The create answers 201 and the client update 202, both as envelopes.
   expect(json.map((answer) => answer.code)).toEqual(expect.arrayContaining([201, 202]));
-  expect(answers).toContain(JSON.stringify({ status: 'ok', engine: testEngine, database: 'ok' }));
+  expect(answers).toContain(
+    JSON.stringify({ status: 'ok', mode: 'embedded', engine: testEngine, database: 'ok' }),
+  );
 });

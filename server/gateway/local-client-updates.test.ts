@@ -221,6 +221,7 @@ describe('request history kept by the gateway', () => {
       status: 'sent',
       error: null,
       requestedBy: 'Grace Reviewer',
+      requestedByName: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
       sentAt: '2026-03-01T10:00:00Z',
     });
@@ -261,6 +262,7 @@ describe('request history kept by the gateway', () => {
       recipientEmail: '',
       subject: 'Will fail',
       requestedBy: 'Grace Reviewer',
+      requestedByName: null,
     });
   });
 

@@ -159,7 +159,8 @@ export function installErrorHandling(app: FastifyInstance, health?: DatabaseHeal
     }
     const known = FASTIFY_CODES[String((error as { code?: unknown }).code)];
     if (known) return sendError(reply, known[0], known[1]);
-    const fault = databaseFaultOf(error);
+    // A client that hung up (ECONNRESET on its own socket) is no database fault.
+    const fault = request.raw.socket.destroyed ? undefined : databaseFaultOf(error);
     if (fault) {
       loggedServerErrors.add(request);
       // Errors met outside the database layer (a file write) reach the health log only here.

@@ -88,7 +88,13 @@ test.skipIf(testEngine !== 'sqlite' || !isRoot)(name, async () => {
     const degraded = await app.inject({ method: 'GET', url: '/healthz' });
     expect({ status: degraded.statusCode, body: degraded.json<unknown>() }).toEqual({
       status: 200,
-      body: { status: 'degraded', reason: 'storage full', engine: 'sqlite', database: 'full' },
+      body: {
+        status: 'degraded',
+        reason: 'storage full',
+        mode: 'embedded',
+        engine: 'sqlite',
+        database: 'full',
+      },
     });
     const during = lines.slice(before).map(logLine);
     expect(during.filter((line) => line.level >= 40).map((line) => line.msg)).toEqual([
