@@ -131,7 +131,9 @@ describe('separation of duties: route × role', () => {
       const reviewer = await call(route, 'reviewer');
       const auditor = await call(route, 'auditor');
       if (server.mode === 'gateway' && gateway === false) {
-        expect([reviewer, auditor]).toEqual([404, 404]);
+        // Absent from the gateway: 404, or 405 with Allow where the path takes other methods.
+        expect(reviewer).toBe(auditor);
+        expect([404, 405]).toContain(reviewer);
         return;
       }
       expect(reviewer).not.toBe(401);

@@ -116,6 +116,7 @@ test('reads both error envelopes: this server’s and the real service’s', () 
     code: 404,
     message: 'there is no entity with given id',
     errors: [],
+    data: null,
   });
   expect(serviceErrorEnvelopeSchema.parse(vendorBadRequest('limit is too large')).message).toBe(
     'limit is too large',
@@ -131,6 +132,7 @@ test('reads both error envelopes: this server’s and the real service’s', () 
     code: 400,
     message: 'Invalid field limit.',
     errors: own.errors,
+    data: [],
   });
   expect(serviceErrorEnvelopeSchema.safeParse(vendorSuccess([])).success).toBe(false);
 });
