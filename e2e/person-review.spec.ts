@@ -23,7 +23,7 @@ test('a person is reviewed from the queue', async ({ page, kyc, axe }) => {
   expect(before).toBeGreaterThanOrEqual(2);
   const table = page.getByRole('table', { name: /Overdue reviews/ });
   const firstRow = table.getByRole('row').nth(1);
-  await expect(firstRow).toContainText('Natural Person');
+  await expect(firstRow).toContainText('Natural person');
   const name = (await firstRow.getByRole('link').textContent()) ?? '';
   const nextName = (await table.getByRole('row').nth(2).getByRole('link').textContent()) ?? '';
   await firstRow.getByRole('link').click();

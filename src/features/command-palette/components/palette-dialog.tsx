@@ -84,7 +84,8 @@ export function PaletteDialog({
       onSpotlightOpen={() => setActiveKey(null)}
       shortcut={null}
       scrollable
-      maxHeight={420}
+      // Every command fits unscrolled (axe: a scrolled list of non-focusable options has no keyboard access).
+      maxHeight={560}
       size={640}
       yOffset="10vh"
     >
