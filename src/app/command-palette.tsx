@@ -6,14 +6,12 @@ import {
   IconLogout,
   IconSearch,
 } from '@tabler/icons-react';
-import { useMantineColorScheme } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import { CommandPaletteProvider } from '../features/command-palette/components/command-palette-provider.tsx';
 import type { PaletteSection } from '../features/command-palette/palette-items.ts';
-import { COLOR_SCHEME_CHOICES } from '../components/color-scheme-toggle.tsx';
 import { useEntityPaletteSearch } from './command-palette-search.tsx';
 import { paths } from './paths.ts';
 import { useCanAct } from './use-can-act.ts';
@@ -42,7 +40,6 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
   const canAct = useCanAct();
   const signOut = useSignOut();
   const signOutEverywhere = useSignOut({ everywhere: true });
-  const { colorScheme, setColorScheme } = useMantineColorScheme();
   const pages: PaletteSection = {
     id: 'pages',
     title: 'Go to',
@@ -121,21 +118,5 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
       },
     ],
   };
-  const appearance: PaletteSection = {
-    id: 'appearance',
-    title: 'Colour scheme',
-    items: COLOR_SCHEME_CHOICES.filter(({ value }) => value !== colorScheme).map(
-      ({ value, label, Icon }) => ({
-        id: `color-scheme-${value}`,
-        label:
-          value === 'auto'
-            ? 'Colour scheme: match the system'
-            : `Colour scheme: ${label.toLowerCase()}`,
-        icon: icon(Icon),
-        keywords: ['theme', 'color', 'colour', 'dark mode', 'light mode', 'appearance'],
-        onSelect: () => setColorScheme(value),
-      }),
-    ),
-  };
-  return [pages, account, appearance];
+  return [pages, account];
 }

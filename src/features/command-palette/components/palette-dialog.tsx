@@ -84,8 +84,7 @@ export function PaletteDialog({
       onSpotlightOpen={() => setActiveKey(null)}
       shortcut={null}
       scrollable
-      // Every command fits unscrolled (axe: a scrolled list of non-focusable options has no keyboard access).
-      maxHeight={560}
+      maxHeight={420}
       size={640}
       yOffset="10vh"
     >
