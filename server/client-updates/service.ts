@@ -9,7 +9,7 @@ import type { FieldError } from '../../src/contract/common.ts';
 import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
-import { renderClientUpdateEmail } from './email.ts';
+import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
 import {
   clientUpdatesRepository,
   type ClientUpdateRequestRow,
@@ -57,6 +57,21 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
   /** Requests being sent again right now: a second click waits for the first, never a second e-mail. */
   const resending = new Set<string>();
   const { portalDomain, portalDomains } = services.config;
+  /** One e-mail of a request, first sent or sent again: its own id rides along as a header. */
+  const sendEmail = (
+    requestId: string,
+    to: { name: string; address: string },
+    email: RenderedEmail,
+  ) =>
+    mailer.send({
+      id: requestId,
+      from: services.config.mailFrom,
+      to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      headers: { 'X-KYC-Desk-Request-Id': requestId },
+    });
   const allowedDomains = [
     ...new Set([portalDomain, ...portalDomains].map((host) => host.toLowerCase())),
   ];
@@ -151,15 +166,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       };
 
       try {
-        await mailer.send({
-          id: requestId,
-          from: services.config.mailFrom,
-          to: { name: fullName(recipient), address: recipient.email },
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-          headers: { 'X-KYC-Desk-Request-Id': requestId },
-        });
+        await sendEmail(requestId, { name: fullName(recipient), address: recipient.email }, email);
       } catch (error) {
         const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
         await repository.insertRequest({
@@ -223,15 +230,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       });
       resending.add(requestId);
       try {
-        await mailer.send({
-          id: requestId,
-          from: services.config.mailFrom,
-          to: { name: fullName(recipient), address: recipient.email },
-          subject: email.subject,
-          text: email.text,
-          html: email.html,
-          headers: { 'X-KYC-Desk-Request-Id': requestId },
-        });
+        await sendEmail(requestId, { name: fullName(recipient), address: recipient.email }, email);
       } catch (error) {
         const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
         await repository.updateDelivery(requestId, {
