@@ -80,8 +80,6 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
         .type('application/json; charset=utf-8')
         .header('Content-Length', contentLength)
         .send(stream);
-      // A client that went away mid-stream: nothing more may be sent on this reply.
-      if (!reply.sent) reply.hijack();
       return undefined;
     },
   );

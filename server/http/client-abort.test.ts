@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createApp } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { loadConfig } from '../env.ts';
+import { legalEntityPayload } from '../entities/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, TEST_DOCUMENT_KEY } from '../testing/harness.ts';
 
@@ -27,10 +28,41 @@ const setup = async () => {
   for (let index = 0; index < 5; index += 1) {
     entityIds.push((await insertLegalEntity(app.services.db)).legalEntityId);
   }
+  // A document large enough that its answer is still streaming when the client hangs up.
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v2/entities/legal-entities',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    payload: legalEntityPayload({
+      supportingDocuments: [
+        {
+          fileName: 'large.pdf',
+          type: 'Other',
+          mimeType: 'application/pdf',
+          file: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2_000_000, 32)]).toString(
+            'base64',
+          ),
+        },
+      ],
+    }),
+  });
+  const documentId = (
+    created.json<{ data: { supportingDocuments: { documentId: string }[] } }>().data
+      .supportingDocuments[0] ?? { documentId: '' }
+  ).documentId;
   const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
   // Start-up's own notes (a generated document key) are not the subject.
   lines.length = 0;
-  return { app, dataDir, databaseUrl, lines, apiKey, entityIds, port: Number(address.port) };
+  return {
+    app,
+    dataDir,
+    databaseUrl,
+    lines,
+    apiKey,
+    entityIds,
+    documentId,
+    port: Number(address.port),
+  };
 };
 
 /** Sends `head` (and `body`), then closes the socket `afterMs` later, before the answer is read. */
@@ -48,7 +80,8 @@ function sendAndHangUp(port: number, head: string, body: string, afterMs: number
 }
 
 test('a client that hangs up mid-request leaves no warning or error in the log', async () => {
-  const { app, dataDir, databaseUrl, lines, apiKey, entityIds, port } = await setup();
+  const { app, dataDir, databaseUrl, lines, apiKey, entityIds, documentId, port } = await setup();
+  expect(documentId).not.toBe('');
   try {
     const get = (url: string) =>
       `GET ${url} HTTP/1.1\r\nHost: localhost\r\nX-API-Key: ${apiKey}\r\nConnection: close\r\n\r\n`;
@@ -60,6 +93,7 @@ test('a client that hangs up mid-request leaves no warning or error in the log',
       hangUps.push(
         sendAndHangUp(port, get(`/api/v2/entities/${entityIds[index] ?? ''}`), '', index % 3),
       );
+      hangUps.push(sendAndHangUp(port, get(`/api/v2/documents/${documentId}`), '', index * 3));
     }
     for (let index = 0; index < 5; index += 1) {
       const create = JSON.stringify({

@@ -118,7 +118,8 @@ export function registeredRoutes(): RegisteredRoute[] {
 
 /**
  * Registers a route whose query, params and body are parsed with its zod schemas (400 with field
- * errors otherwise) and whose result is wrapped in the success envelope.
+ * errors otherwise) and whose result is wrapped in the success envelope. A handler that sends its
+ * own answer (`await reply.send(...)`) returns undefined.
  */
 export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R>(
   app: FastifyInstance,
@@ -199,7 +200,8 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
       };
       if (pending) Object.assign(pending.event, spec.audit?.targetOf?.(context));
       const data = await handler(context);
-      if (reply.sent) return reply;
+      // Not `reply.sent`: a client that hung up ends the await while the answer's onSend hooks run.
+      if (data === undefined) return reply;
       reply.code(spec.response.status);
       return spec.bare
         ? data
