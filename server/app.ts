@@ -17,9 +17,11 @@ import { registerClientUpdateRoutes } from './client-updates/routes.ts';
 import { auditOf } from './decisions/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
+import { rebuildDerivedData } from './db/derived-data.ts';
 import { createDatabaseHealth } from './db/database-faults.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { registerDocumentRoutes } from './documents/routes.ts';
+import { entityDerivedData } from './entities/derived-data-repository.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
 import { keepNamesInListOrder } from './entities/service.ts';
 import type { Config } from './env.ts';
@@ -101,14 +103,17 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
         'PostgreSQL closed a connection; its request fails alone and the pool opens a new one on demand.',
       );
     },
-    (note) => {
-      app.log.info({ migration: note.migration, ...note.detail }, note.message);
-    },
     health,
   );
   app.addHook('onClose', async () => {
     await db.destroy();
   });
+  for (const note of await rebuildDerivedData(db, entityDerivedData)) {
+    app.log.info(
+      { derivedData: note.derivedData, requestedBy: note.requestedBy, ...note.detail },
+      note.message,
+    );
+  }
   const now = options.now ?? (() => new Date());
   app.decorate('auditTrail', createAuditTrail(db, now));
   scheduleAuditRetention(app, db, config.auditRetentionDays, now);

@@ -20,6 +20,7 @@ import {
   foldForSearch,
   normalisedRegistrationNumber,
 } from '../../src/contract/search-text.ts';
+import { entityDerivedData } from '../entities/derived-data-repository.ts';
 import { phoneQuery, phoneSearchDigits } from '../entities/phone-search.ts';
 import {
   entitiesRepository,
@@ -31,7 +32,8 @@ import { createGenerator, type SeedRows } from '../seed/generators.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
-import { migrateToLatest, migrationProvider } from './migrations.ts';
+import { rebuildDerivedData } from './derived-data.ts';
+import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
@@ -188,6 +190,7 @@ beforeAll(async () => {
   await insertWithTheOldFold(rows);
   await insertWithTheOldFold(handmadeRows());
   await migrateToLatest(db as unknown as Kysely<unknown>);
+  await rebuildDerivedData(db, entityDerivedData);
 }, 120_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import {
 import { ensurePrivateDirectory, ensurePrivateFile, restrictFile } from './data-dir.ts';
 import type { DatabaseObserver } from './database-faults.ts';
 import type { Engine } from './engine.ts';
-import { migrateToLatest, type MigrationNote } from './migrations.ts';
+import { migrateToLatest } from './migrate.ts';
 import { observeDriver } from './observed-driver.ts';
 import { openPostgres, type OnConnectionLost } from './postgres.ts';
 import type { Database } from './schema.ts';
@@ -20,27 +20,26 @@ export type Db = Kysely<Database>;
 
 /**
  * PostgreSQL when `databaseUrl` is given, otherwise the embedded SQLite file in `dataDir`;
- * migrated to the newest schema either way. `onConnectionLost` hears of PostgreSQL connections
- * the server closed while idle (a process warning if not given); `onMigrationNote` hears what the
- * migrations applied now report (such as how many rows a repair changed); `observer` hears every
- * query's outcome (the server's health, database-faults.ts).
+ * migrated to the newest schema either way (derived data the migrations asked for is rebuilt by
+ * the caller, derived-data.ts). `onConnectionLost` hears of PostgreSQL connections the server
+ * closed while idle (a process warning if not given); `observer` hears every query's outcome (the
+ * server's health, database-faults.ts).
  */
 export async function openDatabase(
   dataDir: string,
   databaseUrl?: string,
   onConnectionLost?: OnConnectionLost,
-  onMigrationNote: (note: MigrationNote) => void = () => undefined,
   observer: DatabaseObserver = ignoreOutcomes,
 ): Promise<{ db: Db; engine: Engine }> {
   // DATA_DIR holds the outbox on either engine, and the database itself on SQLite.
   ensurePrivateDirectory(dataDir);
   if (databaseUrl !== undefined) {
     return {
-      db: await openPostgres(databaseUrl, onConnectionLost, onMigrationNote, observer),
+      db: await openPostgres(databaseUrl, onConnectionLost, observer),
       engine: 'postgres',
     };
   }
-  return { db: await openSqlite(dataDir, onMigrationNote, observer), engine: 'sqlite' };
+  return { db: await openSqlite(dataDir, observer), engine: 'sqlite' };
 }
 
 const ignoreOutcomes: DatabaseObserver = { failed: () => undefined, succeeded: () => undefined };
@@ -49,11 +48,7 @@ const ignoreOutcomes: DatabaseObserver = { failed: () => undefined, succeeded: (
  * Opens (creating if needed) `DATA_DIR/kyc-desk.sqlite`, sets pragmas and migrates. The database
  * files are 0600, whatever the umask.
  */
-async function openSqlite(
-  dataDir: string,
-  onMigrationNote: (note: MigrationNote) => void,
-  observer: DatabaseObserver,
-): Promise<Db> {
+async function openSqlite(dataDir: string, observer: DatabaseObserver): Promise<Db> {
   const file = path.join(dataDir, 'kyc-desk.sqlite');
   ensurePrivateFile(file);
   const sqlite = new SQLite(file);
@@ -78,7 +73,7 @@ async function openSqlite(
       }),
     ),
   });
-  for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
+  await migrateToLatest(db as unknown as Kysely<unknown>);
   // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
   for (const suffix of ['-wal', '-shm']) restrictFile(`${file}${suffix}`);
   return db;

@@ -7,12 +7,14 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { foldForSearch } from '../../src/contract/search-text.ts';
 import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
+import { entityDerivedData } from '../entities/derived-data-repository.ts';
 import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';
 import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import { openDatabase } from './database.ts';
-import { migrateToLatest, migrationProvider } from './migrations.ts';
+import { pendingDerivedData, rebuildDerivedData } from './derived-data.ts';
+import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
@@ -174,6 +176,22 @@ describe('0006_search_fold', () => {
 
       await migrateToLatest(db as unknown as Kysely<unknown>);
 
+      // 0006 folded with the fold of its day (accents kept); 0022 asked for today's, after.
+      const foldedBy0006 = await db
+        .selectFrom('legal_entities')
+        .select('company_name_folded')
+        .where('entity_id', '=', ecole)
+        .executeTakeFirstOrThrow();
+      expect(foldedBy0006.company_name_folded).toBe('école österreich');
+      expect(await pendingDerivedData(db)).toEqual([
+        'search-columns',
+        'company-name-order',
+        'person-name-order',
+        'list-records',
+      ]);
+      await rebuildDerivedData(db, entityDerivedData);
+      expect(await pendingDerivedData(db)).toEqual([]);
+
       const legal = await db
         .selectFrom('legal_entities')
         .select(['entity_id', 'company_name_folded', 'registration_number_normalised'])
@@ -234,7 +252,7 @@ describe('0006_search_fold', () => {
           ).toEqual([id]);
         }
       }
-      // 0016 numbered the names in list order: none is late.
+      // The names 0016 asked for were numbered in list order: none is late.
       const { rows: order } = await sql<{
         entity_id: string;
       }>`select entity_id from legal_entity_name_order where position not in (select position from legal_entity_name_order_late) order by position`.execute(
@@ -327,17 +345,20 @@ describe('0006_search_fold on registration numbers that become one', () => {
   });
 });
 
+/** The columns 0022 adds, which the fixture writes. */
+const PHONE_COLUMNS = [
+  ['legal_entities', 'company_phone_international_digits'],
+  ['legal_entities', 'company_phone_national_digits'],
+  ['natural_persons', 'phone_international_digits'],
+  ['natural_persons', 'phone_national_digits'],
+] as const;
+
 describe('0015_list_record_kind', () => {
-  it('gives the stored records their kind and builds the missing ones', async () => {
+  it('gives the stored records their kind, and the start-up step builds the missing ones', async () => {
     await withMigrator('list-kind.sqlite', async (db, migrator) => {
       expect((await migrator.migrateTo('0014_sqlite_change_counter')).error).toBeUndefined();
       // The fixture writes the newest rows, with the phone columns 0022 adds.
-      for (const [table, column] of [
-        ['legal_entities', 'company_phone_international_digits'],
-        ['legal_entities', 'company_phone_national_digits'],
-        ['natural_persons', 'phone_international_digits'],
-        ['natural_persons', 'phone_national_digits'],
-      ] as const) {
+      for (const [table, column] of PHONE_COLUMNS) {
         await sql`alter table ${sql.table(table)} add column ${sql.ref(column)} text`.execute(db);
       }
       const { legalEntityId, primaryContactId, directorId } = await insertLegalEntity(db);
@@ -348,17 +369,33 @@ describe('0015_list_record_kind', () => {
       );
 
       expect((await migrator.migrateTo('0015_list_record_kind')).error).toBeUndefined();
+      const migrated = await db
+        .selectFrom('entity_list_records')
+        .select(['entity_id', 'kind', 'head'])
+        .execute();
+      expect(migrated).toEqual([
+        { entity_id: legalEntityId, kind: 'legal', head: '{"stored":true}' },
+      ]);
+      // The fixture's columns go, so that 0022 adds them as it would.
+      for (const [table, column] of PHONE_COLUMNS) {
+        await sql`alter table ${sql.table(table)} drop column ${sql.ref(column)}`.execute(db);
+      }
+      await migrateToLatest(db as unknown as Kysely<unknown>);
+      expect(await pendingDerivedData(db)).toContain('list-records');
+      const notes = await rebuildDerivedData(db, entityDerivedData);
+      // The stored record too: filling its phone columns (0022's request, first) dropped it.
+      expect(notes.find((note) => note.derivedData === 'list-records')).toMatchObject({
+        requestedBy: '0015_list_record_kind',
+        detail: { changed: 3 },
+      });
       const records = await db
         .selectFrom('entity_list_records')
         .select(['entity_id', 'kind', 'head'])
         .execute();
       const byId = new Map(records.map((record) => [record.entity_id, record]));
       expect(records).toHaveLength(3);
-      expect(byId.get(legalEntityId)).toEqual({
-        entity_id: legalEntityId,
-        kind: 'legal',
-        head: '{"stored":true}',
-      });
+      expect(byId.get(legalEntityId)?.kind).toBe('legal');
+      expect(byId.get(legalEntityId)?.head).toContain(`"id":"${legalEntityId}"`);
       for (const personId of [primaryContactId, directorId]) {
         expect(byId.get(personId)?.kind).toBe('person');
         expect(JSON.parse(byId.get(personId)?.head ?? '{}')).toMatchObject({
@@ -366,6 +403,8 @@ describe('0015_list_record_kind', () => {
           type: 'Natural Person',
         });
       }
+      // Done once: a second start finds nothing asked for.
+      expect(await rebuildDerivedData(db, entityDerivedData)).toEqual([]);
     });
   });
 });

@@ -9,10 +9,12 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import { KYC_STATUSES } from '../../src/contract/entities.ts';
+import { entityDerivedData } from '../entities/derived-data-repository.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
-import { migrateToLatest, migrationProvider } from './migrations.ts';
+import { rebuildDerivedData } from './derived-data.ts';
+import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 /** A verification of a generated history; `created` orders the ones of one date as recorded. */
@@ -58,7 +60,7 @@ afterAll(async () => {
 });
 
 describe(`0023_next_review_from_newest_verification (${testEngine})`, () => {
-  it('sets every legal entity stored under the old rules to its newest verification, and says how many', async () => {
+  it('has the start-up step set every legal entity stored under the old rules to its newest verification, and say how many', async () => {
     const migrator = new Migrator({ db, provider: migrationProvider });
     const before = await migrator.migrateTo('0022_accent_folded_search');
     expect(before.error).toBeUndefined();
@@ -119,14 +121,22 @@ describe(`0023_next_review_from_newest_verification (${testEngine})`, () => {
     });
     expect(disagreeing.length).toBeGreaterThan(20);
 
-    const notes = await migrateToLatest(db as unknown as Kysely<unknown>);
+    await migrateToLatest(db as unknown as Kysely<unknown>);
+    const notes = await rebuildDerivedData(db, entityDerivedData);
     expect(notes).toEqual([
       {
-        migration: '0023_next_review_from_newest_verification',
+        derivedData: 'current-verifications',
+        requestedBy: '0023_next_review_from_newest_verification',
         message: `Migration 0023 set the status and next review of ${String(disagreeing.length)} legal entities to their newest verification's.`,
         detail: { changed: disagreeing.length },
       },
     ]);
+    const recorded = await db
+      .selectFrom('app_settings')
+      .select('value')
+      .where('key', '=', 'migration.0023_next_review_from_newest_verification')
+      .executeTakeFirstOrThrow();
+    expect(recorded.value).toBe(String(disagreeing.length));
 
     const rowsAfter = await db
       .selectFrom('entities')

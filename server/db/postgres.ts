@@ -1,7 +1,7 @@
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
 import { databaseFaultOf, type DatabaseObserver } from './database-faults.ts';
-import { migrateToLatest, type MigrationNote } from './migrations.ts';
+import { migrateToLatest } from './migrate.ts';
 import { observeDriver } from './observed-driver.ts';
 import type { Database } from './schema.ts';
 
@@ -30,7 +30,6 @@ const warnConnectionLost: OnConnectionLost = ({ code, message }) => {
 export async function openPostgres(
   databaseUrl: string,
   onConnectionLost: OnConnectionLost = warnConnectionLost,
-  onMigrationNote: (note: MigrationNote) => void = () => undefined,
   observer: DatabaseObserver = { failed: () => undefined, succeeded: () => undefined },
 ): Promise<Kysely<Database>> {
   const pool = new pg.Pool({
@@ -59,7 +58,7 @@ export async function openPostgres(
     reportLoss(client, error);
   });
   const db = new Kysely<Database>({ dialect: new LockingPostgresDialect({ pool }, observer) });
-  for (const note of await migrateToLatest(db as unknown as Kysely<unknown>)) onMigrationNote(note);
+  await migrateToLatest(db as unknown as Kysely<unknown>);
   return db;
 }
 

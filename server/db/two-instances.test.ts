@@ -16,7 +16,7 @@ import {
   type TestServer,
 } from '../testing/harness.ts';
 import { openDatabase } from './database.ts';
-import { migrationProvider } from './migrations.ts';
+import { migrationProvider } from './migrate.ts';
 
 const CREATE_PATH = '/api/v2/entities/legal-entities';
 
