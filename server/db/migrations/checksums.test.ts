@@ -21,7 +21,7 @@ describe('frozen migrations', () => {
   it.each(Object.keys(checksums))('%s is as it was released', (file) => {
     expect(
       sha256Of(file),
-      `${file} changed after release: write a new migration instead (docs/architecture.md)`,
+      `${file} changed after release: write a new migration instead (docs/migrations.md)`,
     ).toBe(checksums[file as keyof typeof checksums]);
   });
 

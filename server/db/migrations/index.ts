@@ -28,7 +28,7 @@ import * as migration0025 from './0025_gateway_revoked_tokens.ts';
 /**
  * Every migration, in the order applied, under the key installed databases record in
  * kysely_migration. A static list, so the bundle carries them; a new one goes at the end, and
- * a released one is never edited (checksums.json, docs/architecture.md).
+ * a released one is never edited (checksums.json, docs/migrations.md).
  */
 export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])[] = [
   ['0001_initial', migration0001],
