@@ -10,7 +10,7 @@ import {
 import { withVisibleControls } from '../../src/contract/visible-text.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { defineRoute } from '../http/route.ts';
 import { auditRepository, type AuditEventRow, type AuditPageQuery } from './repository.ts';

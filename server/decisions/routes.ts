@@ -18,7 +18,7 @@ import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { personReviewsOf, recordPersonReview } from './person-reviews.ts';

@@ -5,7 +5,6 @@ import type {
   HookHandlerDoneFunction,
 } from 'fastify';
 import { z } from 'zod';
-import { idSchema } from '../../src/contract/common.ts';
 import {
   entityListQuerySchema,
   entityListResponseSchema,
@@ -20,6 +19,7 @@ import {
 import { legalEntityCreateSchemaFor } from '../../src/contract/legal-entity-create.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { legalEntityCreatedResponseSchema } from '../../src/contract/decisions.ts';
@@ -46,8 +46,6 @@ import {
  * (about 280 MB of JSON) would have to be held in memory at once, so larger sets are sent in parts.
  */
 export const CREATE_BODY_LIMIT = 64 * 1024 * 1024;
-
-export const idParamsSchema = z.object({ id: idSchema });
 
 const idempotencyHeaderSchema = z.object({
   'Idempotency-Key': z

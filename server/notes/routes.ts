@@ -9,7 +9,7 @@ import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
