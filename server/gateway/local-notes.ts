@@ -6,7 +6,7 @@ import { idSchema } from '../../src/contract/common.ts';
 import { newNoteSchema, noteListQuerySchema } from '../../src/contract/notes.ts';
 import { requireJsonBody } from '../client-updates/json-body.ts';
 import type { Db } from '../db/database.ts';
-import type { AuditInTransaction } from '../decisions/service.ts';
+import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { addNote, notesPage } from '../notes/service.ts';
 import { isSafePathParameter } from './forward-target.ts';

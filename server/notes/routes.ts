@@ -13,7 +13,7 @@ import { idParamsSchema } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import type { AuditInTransaction } from '../decisions/service.ts';
+import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { notesRepository } from './repository.ts';
 import { addNote, notesPage } from './service.ts';
 
