@@ -20,7 +20,7 @@ import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
-import { auditOf } from '../decisions/audit-binding.ts';
+import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
