@@ -5,7 +5,7 @@ import { clientUpdateAcceptedResponseSchema } from '../../src/contract/client-up
 import { hostNameSchema } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { SEARCH_FIELDS, searchResponseSchema } from '../../src/contract/entities.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { readMime } from '../mail/read-mime.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
