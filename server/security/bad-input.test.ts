@@ -9,7 +9,7 @@ import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { looksLikeLeak, rowCounts } from './db-snapshot.ts';
+import { looksLikeLeak, rowCounts } from '../testing/db-snapshot.ts';
 
 let server: TestServer;
 let fixture: Awaited<ReturnType<typeof insertLegalEntity>>;
