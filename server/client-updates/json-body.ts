@@ -1,4 +1,5 @@
 import { errorCodes, type FastifyRequest } from 'fastify';
+import { readWithinLimit } from '../http/body-limit.ts';
 import { ApiError } from '../http/errors.ts';
 import { refuseNul, requireUtf8 } from '../http/json-parser.ts';
 
@@ -53,38 +54,18 @@ export async function parseJsonBodyOfGet(request: FastifyRequest): Promise<void>
   refuseNul(request.body);
 }
 
-function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {
+async function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {
   if (Number(request.headers['content-length']) > limit) {
-    return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   }
-  const stream = request.raw;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const stop = () => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    function onData(chunk: Buffer) {
-      received += chunk.length;
-      if (received > limit) {
-        stop();
-        reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-        return;
-      }
-      chunks.push(chunk);
-    }
-    function onEnd() {
-      stop();
-      resolve(Buffer.concat(chunks, received));
-    }
-    function onError() {
-      stop();
-      reject(new ApiError(400, 'The request body could not be read.'));
-    }
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-  });
+  try {
+    return await readWithinLimit(
+      request.raw,
+      limit,
+      () => new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(),
+    );
+  } catch (error) {
+    if (error instanceof errorCodes.FST_ERR_CTP_BODY_TOO_LARGE) throw error;
+    throw new ApiError(400, 'The request body could not be read.');
+  }
 }
