@@ -17,7 +17,7 @@ import {
 import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { requireJsonBody } from '../client-updates/json-body.ts';
+import { requireJsonBody } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idSchema } from '../../src/contract/common.ts';
 import { newNoteSchema, noteListQuerySchema } from '../../src/contract/notes.ts';
-import { requireJsonBody } from '../client-updates/json-body.ts';
+import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';

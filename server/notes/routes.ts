@@ -6,7 +6,7 @@ import {
   noteResponseSchema,
 } from '../../src/contract/notes.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { requireJsonBody } from '../client-updates/json-body.ts';
+import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
 import { idParamsSchema } from '../http/params.ts';

@@ -1,7 +1,7 @@
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { readWithinLimit } from '../http/body-limit.ts';
-import { ApiError } from '../http/errors.ts';
-import { refuseNul, requireUtf8 } from '../http/json-parser.ts';
+import { readWithinLimit } from './body-limit.ts';
+import { ApiError } from './errors.ts';
+import { refuseNul, requireUtf8 } from './json-parser.ts';
 
 function hasBody(request: FastifyRequest): boolean {
   const contentLength = request.headers['content-length'];
