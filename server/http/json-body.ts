@@ -15,18 +15,27 @@ function mediaTypeOf(request: FastifyRequest): string | undefined {
   return request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
 
+const NOT_JSON = 'Unsupported content type: send the request body as application/json.';
+
+/** The one JSON-only rule: a body must be declared application/json; no body passes unless required. */
+function refuseUnlessJson(request: FastifyRequest, bodyRequired: boolean): Promise<void> {
+  const mediaType = mediaTypeOf(request);
+  const bodyless = mediaType === undefined && !hasBody(request);
+  if (mediaType === 'application/json' || (bodyless && !bodyRequired)) return Promise.resolve();
+  return Promise.reject(new ApiError(415, NOT_JSON));
+}
+
 /**
  * onRequest hook: the body must be JSON on GET and POST alike. Runs before Fastify's parsers, so a
  * form or multipart body (which the app can parse elsewhere) gets 415 instead of a field error.
  */
 export function requireJsonBody(request: FastifyRequest): Promise<void> {
-  const mediaType = mediaTypeOf(request);
-  if (mediaType === 'application/json' || (mediaType === undefined && !hasBody(request))) {
-    return Promise.resolve();
-  }
-  return Promise.reject(
-    new ApiError(415, 'Unsupported content type: send the request body as application/json.'),
-  );
+  return refuseUnlessJson(request, false);
+}
+
+/** The same for a route that has nothing to do without a body (creating an entity): none is 415 too. */
+export function requireJsonBodyPresent(request: FastifyRequest): Promise<void> {
+  return refuseUnlessJson(request, true);
 }
 
 /**
