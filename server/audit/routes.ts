@@ -83,6 +83,7 @@ async function pageOf(db: Db, query: AuditPageQuery) {
 /**
  * A CSV cell: hidden characters escaped visibly, quoted when needed, and a leading = + - @ made
  * inert for spreadsheets.
+ * Hand-written on purpose: CSV libraries quote but leave formulas live, and this is a dozen lines.
  */
 function csvCell(value: unknown): string {
   const text = withVisibleControls(
