@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { legalEntityPayload } from '../server/entities/test-payloads.ts';
+import { legalEntityPayload } from '../server/testing/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { paddedPdf } from './large-pdf.ts';
 import { cpuText } from './report.ts';

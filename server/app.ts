@@ -14,7 +14,7 @@ import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
-import { auditOf } from './decisions/audit-binding.ts';
+import { auditOf } from './audit/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
 import { rebuildDerivedData } from './db/derived-data.ts';

@@ -7,7 +7,7 @@ import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { issueToken } from '../auth/tokens.ts';
 import { engineOf } from '../db/engine.ts';
-import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { testPdf } from '../testing/document-files.ts';
 

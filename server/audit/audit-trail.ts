@@ -19,6 +19,18 @@ export interface AuditEventInput {
   detail?: Record<string, unknown>;
 }
 
+/** What a change adds to the audit trail besides who asked (decisions.md, "Extensions"). */
+export interface ChangeAuditEvent {
+  /** Another action than the route's (confirming a risk change records `entity.risk-level`). */
+  action?: string;
+  entityId: string;
+  documentId?: string;
+  detail: Record<string, unknown>;
+}
+
+/** Writes the change's audit event inside the change's own transaction, so both commit or neither. */
+export type AuditInTransaction = (transaction: Db, event: ChangeAuditEvent) => Promise<void>;
+
 /**
  * The append-only, hash-chained audit trail (docs/audit.md). Appends run in a write transaction,
  * which on both engines admits one writer at a time, so each event chains to the one before it.

@@ -3,7 +3,7 @@ import { auditEventPageSchema, type AuditEvent } from '../../src/contract/audit.
 import { recordedVerificationResponseSchema } from '../../src/contract/decisions.ts';
 import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
 

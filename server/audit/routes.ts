@@ -10,7 +10,7 @@ import {
 import { withVisibleControls } from '../../src/contract/visible-text.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { defineRoute } from '../http/route.ts';
 import { auditRepository, type AuditEventRow, type AuditPageQuery } from './repository.ts';
@@ -83,6 +83,7 @@ async function pageOf(db: Db, query: AuditPageQuery) {
 /**
  * A CSV cell: hidden characters escaped visibly, quoted when needed, and a leading = + - @ made
  * inert for spreadsheets.
+ * Hand-written on purpose: CSV libraries quote but leave formulas live, and this is a dozen lines.
  */
 function csvCell(value: unknown): string {
   const text = withVisibleControls(

@@ -6,6 +6,8 @@ import { signInAttemptsRepository, type LimitKey } from './sign-in-attempts-repo
  * OWASP's device-cookie scheme: a browser that has signed in to an account before is counted on
  * its own (per device), so guesses from elsewhere cannot lock the owner out; every other attempt
  * is counted per account and per client address.
+ * Hand-written on purpose: @fastify/rate-limit counts requests per key, not failed sign-ins per
+ * account, address and device cookie kept in the database every instance shares.
  */
 export const SIGN_IN_LIMITS = {
   windowMs: 15 * 60_000,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { createApp } from '../app.ts';
 import { loadConfig } from '../env.ts';
-import { sendJson, startRecordingUpstream } from '../gateway/recording-upstream.ts';
+import { sendJson, startRecordingUpstream } from '../testing/recording-upstream.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createAccount } from './accounts.ts';
 import { deviceCookieName } from './device-cookie.ts';

@@ -11,7 +11,7 @@ import {
   type ClientUpdateRequest,
 } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { readMime } from '../mail/read-mime.ts';
+import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
 

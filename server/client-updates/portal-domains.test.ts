@@ -7,7 +7,7 @@ import {
 } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { loadConfig } from '../env.ts';
-import { readMime } from '../mail/read-mime.ts';
+import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity, type InsertedLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

@@ -11,7 +11,7 @@ import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import { createMailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
-import { parseJsonBodyOfGet, requireJsonBody } from './json-body.ts';
+import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
 import { clientUpdateService } from './service.ts';
 
 const TAG = 'Client updates';

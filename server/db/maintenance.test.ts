@@ -8,7 +8,7 @@ import {
   legalEntityResponseSchema,
 } from '../../src/contract/entities.ts';
 import { runAdmin } from '../admin/run.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 import { createTestDatabase, dropTestDatabase } from '../testing/postgres-server.ts';
 import { SQLITE_FILE_NAME } from './maintenance.ts';

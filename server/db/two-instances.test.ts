@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import {
   dropTestDatabaseUrl,
   newTestDatabaseUrl,

@@ -14,7 +14,7 @@ import {
   legalEntityResponseSchema,
 } from '../../src/contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { loadConfig } from '../env.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

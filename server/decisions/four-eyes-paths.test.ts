@@ -16,7 +16,7 @@ import {
 } from '../../src/contract/entities.ts';
 import { reviewQueueResponseSchema } from '../../src/contract/reviews.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

@@ -17,9 +17,10 @@ import {
 import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { requireJsonBody } from '../client-updates/json-body.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { requireJsonBody } from '../http/json-body.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
+import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import type { AppServices } from '../services.ts';
 import { personReviewsOf, recordPersonReview } from './person-reviews.ts';
 import { changeRiskLevel } from './risk-level.ts';
@@ -29,7 +30,6 @@ import {
   pendingOfEntity,
   recordOutcome,
   rejectPending,
-  type AuditInTransaction,
   type DecisionContext,
 } from './service.ts';
 

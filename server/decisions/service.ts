@@ -9,6 +9,7 @@ import type {
 } from '../../src/contract/decisions.ts';
 import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import type { DocumentMetadata } from '../../src/contract/entities.ts';
+import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
@@ -26,18 +27,6 @@ import {
   type PendingVerificationRow,
   type PersonReviewRow,
 } from './repository.ts';
-
-/** What a change adds to the audit trail besides who asked (decisions.md, "Extensions"). */
-export interface ChangeAuditEvent {
-  /** Another action than the route's (confirming a risk change records `entity.risk-level`). */
-  action?: string;
-  entityId: string;
-  documentId?: string;
-  detail: Record<string, unknown>;
-}
-
-/** Writes the change's audit event inside the change's own transaction, so both commit or neither. */
-export type AuditInTransaction = (transaction: Db, event: ChangeAuditEvent) => Promise<void>;
 
 export interface DecisionContext {
   db: Db;

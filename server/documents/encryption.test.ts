@@ -12,7 +12,7 @@ import {
 import { createApp } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import type { Db } from '../db/database.ts';
-import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { loadConfig } from '../env.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import {

@@ -7,7 +7,7 @@ import {
   type DocumentInput,
   type LegalEntity,
 } from '../../src/contract/entities.ts';
-import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');

@@ -5,7 +5,7 @@ import {
   documentListResponseSchema,
 } from '../../src/contract/entities.ts';
 import { entitiesRepository } from '../entities/repository.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';

@@ -1,7 +1,7 @@
 import { searchResponseSchema } from '../../src/contract/entities.ts';
 import { ensureDemoData } from '../seed/demo.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 
 let server: TestServer;
 let companies: { id: string; name: string }[] = [];

@@ -5,7 +5,7 @@ import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { legalEntityPayload, postLegalEntity, uniqueSuffix } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity, uniqueSuffix } from '../testing/test-payloads.ts';
 
 let server: TestServer;
 

@@ -5,7 +5,11 @@ import type { COUNTRY_CODES } from '../../src/contract/countries.ts';
 import { KYC_STATUSES, legalEntityResponseSchema } from '../../src/contract/entities.ts';
 import { reviewQueueResponseSchema } from '../../src/contract/reviews.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
-import { legalEntityPayload, postLegalEntity, type PayloadOverrides } from './test-payloads.ts';
+import {
+  legalEntityPayload,
+  postLegalEntity,
+  type PayloadOverrides,
+} from '../testing/test-payloads.ts';
 
 /** The server's clock; tests move it. 23:30 UTC: already tomorrow at UTC+14, still today at UTC-12. */
 let clock = new Date('2026-11-26T23:30:00.000Z');

@@ -26,7 +26,7 @@ import {
   postLegalEntity,
   uniqueSuffix,
   validLei,
-} from './test-payloads.ts';
+} from '../testing/test-payloads.ts';
 import { randomPdfBytes, testPdf, testPng } from '../testing/document-files.ts';
 
 const CREATE_PATH = '/api/v2/entities/legal-entities';

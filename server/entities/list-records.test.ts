@@ -7,7 +7,7 @@ import { assembleEntities } from './assemble.ts';
 import { createListPositions } from './list-positions.ts';
 import { rebuildListRecords } from './list-records.ts';
 import { listEntitiesJson } from './service.ts';
-import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import {
 } from '../../src/contract/entities.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';
 
 const LEGAL_ENTITIES = 55;

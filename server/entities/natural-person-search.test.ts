@@ -16,7 +16,7 @@ import {
   MAX_SEARCH_RESULTS,
   renumberNameOrder,
 } from './repository.ts';
-import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 
 let server: TestServer;
 let clock = Date.parse('2020-01-01T00:00:00.000Z');

@@ -10,7 +10,7 @@ import {
   type LegalEntity,
 } from '../../src/contract/entities.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { legalEntityPayload, postLegalEntity } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;

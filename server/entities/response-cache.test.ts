@@ -8,7 +8,7 @@ import {
 import { openDatabase, type Db } from '../db/database.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createResponseCache } from './response-cache.ts';
-import { legalEntityPayload, postLegalEntity, uniqueSuffix } from './test-payloads.ts';
+import { legalEntityPayload, postLegalEntity, uniqueSuffix } from '../testing/test-payloads.ts';
 
 let server: TestServer;
 

@@ -1,11 +1,5 @@
-import type {
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  HookHandlerDoneFunction,
-} from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { idSchema } from '../../src/contract/common.ts';
 import {
   entityListQuerySchema,
   entityListResponseSchema,
@@ -19,7 +13,9 @@ import {
 } from '../../src/contract/entities.ts';
 import { legalEntityCreateSchemaFor } from '../../src/contract/legal-entity-create.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { ApiError, parseOrThrow } from '../http/errors.ts';
+import { parseOrThrow } from '../http/errors.ts';
+import { requireJsonBodyPresent } from '../http/json-body.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { legalEntityCreatedResponseSchema } from '../../src/contract/decisions.ts';
@@ -47,8 +43,6 @@ import {
  */
 export const CREATE_BODY_LIMIT = 64 * 1024 * 1024;
 
-export const idParamsSchema = z.object({ id: idSchema });
-
 const idempotencyHeaderSchema = z.object({
   'Idempotency-Key': z
     .string()
@@ -62,20 +56,6 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return parseOrThrow(idempotencyHeaderSchema, { 'Idempotency-Key': header }, 'header')[
     'Idempotency-Key'
   ];
-}
-
-/** The create route reads JSON only; form posts and the like are refused before the body is read. */
-function requireJsonBody(
-  request: FastifyRequest,
-  _reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-) {
-  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/json') {
-    done();
-    return;
-  }
-  done(new ApiError(415, 'Send the legal entity as JSON with Content-Type: application/json.'));
 }
 
 export function registerEntityRoutes(app: FastifyInstance, services: AppServices): void {
@@ -214,7 +194,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
 
   // Its own context so that the JSON-only hook and the larger body limit touch no other route.
   void app.register((create, _options, done) => {
-    create.addHook('onRequest', requireJsonBody);
+    create.addHook('onRequest', requireJsonBodyPresent);
     defineRoute(
       create,
       {

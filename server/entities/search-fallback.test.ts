@@ -5,7 +5,7 @@ import { seedRepository } from '../seed/seed-repository.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { entitiesRepository, lateNameCount, MAX_SEARCH_RESULTS } from './repository.ts';
 import { keepNamesInListOrder } from './service.ts';
-import { uniqueSuffix } from './test-payloads.ts';
+import { uniqueSuffix } from '../testing/test-payloads.ts';
 
 let server: TestServer;
 let marker = '';

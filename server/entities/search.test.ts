@@ -7,7 +7,7 @@ import {
   uniqueSuffix,
   validLei,
   type PayloadOverrides,
-} from './test-payloads.ts';
+} from '../testing/test-payloads.ts';
 
 let server: TestServer;
 const ids: Record<'percent' | 'underscore' | 'lookalike' | 'thousand' | 'other', string> = {

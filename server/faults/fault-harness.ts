@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { build } from 'esbuild';
 import { BUILT_SERVER_ARGS, BUILT_SERVER_ENV } from '../launch.ts';
 import { runAdmin } from '../admin/run.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 
 /**
  * The server as a process of its own, bundled and started as `npm start` does: the fault suite

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
-import { auditOf } from '../decisions/audit-binding.ts';
+import { auditOf } from '../audit/audit-binding.ts';
 import type { Database } from '../db/schema.ts';
 import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
 import { registerDocumentRoutes } from '../documents/routes.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { auditEventPageSchema } from '../../src/contract/audit.ts';
 import { capabilitiesResponseSchema } from '../../src/contract/capabilities.ts';
 import { openDatabase, type Db } from '../db/database.ts';
-import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { reviewersRepository } from './reviewers-repository.ts';
 

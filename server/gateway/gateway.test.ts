@@ -16,7 +16,7 @@ import {
   type RecordedRequest,
   type RecordingUpstream,
   type UpstreamHandler,
-} from './recording-upstream.ts';
+} from '../testing/recording-upstream.ts';
 
 const UPSTREAM_KEY = 'upstream-secret-key';
 const KEY_HEADER = 'X-Service-Key';

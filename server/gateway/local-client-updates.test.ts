@@ -16,7 +16,7 @@ import {
   startRecordingUpstream,
   type RecordedRequest,
   type RecordingUpstream,
-} from './recording-upstream.ts';
+} from '../testing/recording-upstream.ts';
 
 const PORTAL_DOMAIN = 'portal.bank.example';
 const PORTAL_DOMAINS = 'clients.bank.example';

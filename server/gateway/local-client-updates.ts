@@ -10,7 +10,7 @@ import {
   type ClientUpdateRecord,
 } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema, idSchema } from '../../src/contract/common.ts';
-import { parseJsonBodyOfGet, requireJsonBody } from '../client-updates/json-body.ts';
+import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';

@@ -15,12 +15,13 @@ import { DEVICE_COOKIE_PREFIX } from '../auth/device-cookie.ts';
 import { CREATE_BODY_LIMIT } from '../entities/routes.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
+import { readWithinLimit } from '../http/body-limit.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
-import { auditOf } from '../decisions/audit-binding.ts';
+import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
@@ -428,16 +429,12 @@ function expiryOf(answer: unknown, token: string): number | undefined {
 }
 
 /** The request's body, at most `limit` bytes (413 beyond). */
-async function bodyOf(request: FastifyRequest, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of request.raw) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    length += bytes.length;
-    if (length > limit) throw new ApiError(413, 'The request body is too large.');
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks);
+function bodyOf(request: FastifyRequest, limit: number): Promise<Buffer> {
+  return readWithinLimit(
+    request.raw,
+    limit,
+    () => new ApiError(413, 'The request body is too large.'),
+  );
 }
 
 /** A small JSON body, `{}` when empty; 400 when it is not JSON. */

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { pipeWithinLimit } from '../http/body-limit.ts';
 import { ApiError } from '../http/errors.ts';
 
 /** Why an exchange with the identity service failed before it gave a usable answer. */
@@ -102,7 +103,16 @@ export function createUpstreamClient(upstream: { url: string; timeoutMs: number 
         outgoing.end();
         return;
       }
-      streamBody(request.body, outgoing, request.bodyLimit ?? Number.POSITIVE_INFINITY);
+      // Back-pressure and the limit through pipeline; its failure (413, a client gone) ends the exchange.
+      pipeWithinLimit(
+        request.body,
+        request.bodyLimit ?? Number.POSITIVE_INFINITY,
+        () => new ApiError(413, 'The request body is too large.'),
+        outgoing,
+      ).catch((error: unknown) => {
+        clearTimeout(deadline);
+        reject(error instanceof ApiError ? error : failureOf(error));
+      });
     });
   }
 
@@ -112,38 +122,4 @@ export function createUpstreamClient(upstream: { url: string; timeoutMs: number 
       agent.destroy();
     },
   };
-}
-
-/** Copies the client's body to the upstream with back-pressure, refusing more than `limit` bytes. */
-function streamBody(source: Readable, target: http.ClientRequest, limit: number) {
-  let received = 0;
-  const onData = (chunk: Buffer) => {
-    received += chunk.length;
-    if (received > limit) {
-      stop();
-      target.destroy(new ApiError(413, 'The request body is too large.'));
-      return;
-    }
-    if (!target.write(chunk)) source.pause();
-  };
-  const onDrain = () => source.resume();
-  const onEnd = () => {
-    stop();
-    target.end();
-  };
-  const onAborted = () => {
-    stop();
-    target.destroy();
-  };
-  function stop() {
-    source.off('data', onData);
-    source.off('end', onEnd);
-    source.off('error', onAborted);
-    target.off('drain', onDrain);
-  }
-  source.on('data', onData);
-  source.on('end', onEnd);
-  source.on('error', onAborted);
-  target.on('drain', onDrain);
-  target.on('close', stop);
 }

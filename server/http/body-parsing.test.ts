@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

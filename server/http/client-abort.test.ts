@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createApp } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { loadConfig } from '../env.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, TEST_DOCUMENT_KEY } from '../testing/harness.ts';
 

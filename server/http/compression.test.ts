@@ -5,7 +5,7 @@ import {
   entityListResponseSchema,
   legalEntityResponseSchema,
 } from '../../src/contract/entities.ts';
-import { legalEntityPayload, postLegalEntity } from '../entities/test-payloads.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts';

@@ -6,14 +6,14 @@ import {
   noteResponseSchema,
 } from '../../src/contract/notes.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { requireJsonBody } from '../client-updates/json-body.ts';
+import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
-import { idParamsSchema } from '../entities/routes.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import type { AuditInTransaction } from '../decisions/service.ts';
+import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { notesRepository } from './repository.ts';
 import { addNote, notesPage } from './service.ts';
 

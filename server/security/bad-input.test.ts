@@ -5,11 +5,11 @@ import { clientUpdateAcceptedResponseSchema } from '../../src/contract/client-up
 import { hostNameSchema } from '../../src/contract/client-updates.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { SEARCH_FIELDS, searchResponseSchema } from '../../src/contract/entities.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
-import { readMime } from '../mail/read-mime.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
+import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { looksLikeLeak, rowCounts } from './db-snapshot.ts';
+import { looksLikeLeak, rowCounts } from '../testing/db-snapshot.ts';
 
 let server: TestServer;
 let fixture: Awaited<ReturnType<typeof insertLegalEntity>>;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import {
   MAX_HEADER_BYTES,
   MAX_JSON_DEPTH,

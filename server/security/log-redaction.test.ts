@@ -10,7 +10,7 @@ import {
 } from '../../src/contract/entities.ts';
 import { createApp, type App } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { loadConfig } from '../env.ts';
 import { loggerOptionsOf } from '../http/logging.ts';
 import { randomPdfBytes } from '../testing/document-files.ts';

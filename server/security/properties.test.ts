@@ -6,10 +6,10 @@ import {
   legalEntityResponseSchema,
   searchResponseSchema,
 } from '../../src/contract/entities.ts';
-import { legalEntityPayload } from '../entities/test-payloads.ts';
+import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { looksLikeLeak, rowCounts } from './db-snapshot.ts';
+import { looksLikeLeak, rowCounts } from '../testing/db-snapshot.ts';
 
 const RUNS = 120;
 

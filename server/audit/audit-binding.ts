@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { requestPartOf } from '../audit/audit-trail.ts';
-import type { AuditInTransaction } from './service.ts';
+import { requestPartOf } from './audit-trail.ts';
+import type { AuditInTransaction } from './audit-trail.ts';
 
 /**
  * The one seam between decisions and notes and the audit trail: every change appends its event

@@ -1,6 +1,7 @@
 import { errorCodes, type FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.ts';
-import { refuseNul, requireUtf8 } from '../http/json-parser.ts';
+import { readWithinLimit } from './body-limit.ts';
+import { ApiError } from './errors.ts';
+import { refuseNul, requireUtf8 } from './json-parser.ts';
 
 function hasBody(request: FastifyRequest): boolean {
   const contentLength = request.headers['content-length'];
@@ -14,18 +15,27 @@ function mediaTypeOf(request: FastifyRequest): string | undefined {
   return request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
 
+const NOT_JSON = 'Unsupported content type: send the request body as application/json.';
+
+/** The one JSON-only rule: a body must be declared application/json; no body passes unless required. */
+function refuseUnlessJson(request: FastifyRequest, bodyRequired: boolean): Promise<void> {
+  const mediaType = mediaTypeOf(request);
+  const bodyless = mediaType === undefined && !hasBody(request);
+  if (mediaType === 'application/json' || (bodyless && !bodyRequired)) return Promise.resolve();
+  return Promise.reject(new ApiError(415, NOT_JSON));
+}
+
 /**
  * onRequest hook: the body must be JSON on GET and POST alike. Runs before Fastify's parsers, so a
  * form or multipart body (which the app can parse elsewhere) gets 415 instead of a field error.
  */
 export function requireJsonBody(request: FastifyRequest): Promise<void> {
-  const mediaType = mediaTypeOf(request);
-  if (mediaType === 'application/json' || (mediaType === undefined && !hasBody(request))) {
-    return Promise.resolve();
-  }
-  return Promise.reject(
-    new ApiError(415, 'Unsupported content type: send the request body as application/json.'),
-  );
+  return refuseUnlessJson(request, false);
+}
+
+/** The same for a route that has nothing to do without a body (creating an entity): none is 415 too. */
+export function requireJsonBodyPresent(request: FastifyRequest): Promise<void> {
+  return refuseUnlessJson(request, true);
 }
 
 /**
@@ -53,38 +63,18 @@ export async function parseJsonBodyOfGet(request: FastifyRequest): Promise<void>
   refuseNul(request.body);
 }
 
-function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {
+async function readRawBody(request: FastifyRequest, limit: number): Promise<Buffer> {
   if (Number(request.headers['content-length']) > limit) {
-    return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+    throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   }
-  const stream = request.raw;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const stop = () => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    function onData(chunk: Buffer) {
-      received += chunk.length;
-      if (received > limit) {
-        stop();
-        reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
-        return;
-      }
-      chunks.push(chunk);
-    }
-    function onEnd() {
-      stop();
-      resolve(Buffer.concat(chunks, received));
-    }
-    function onError() {
-      stop();
-      reject(new ApiError(400, 'The request body could not be read.'));
-    }
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-  });
+  try {
+    return await readWithinLimit(
+      request.raw,
+      limit,
+      () => new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(),
+    );
+  } catch (error) {
+    if (error instanceof errorCodes.FST_ERR_CTP_BODY_TOO_LARGE) throw error;
+    throw new ApiError(400, 'The request body could not be read.');
+  }
 }
