@@ -99,11 +99,14 @@ test('lists each document with its type, received date, approval in words and si
 });
 
 test('on a phone each document is a card of a list, not a table row, and opens the viewer', async () => {
-  const desktop = window.matchMedia;
+  const desktop = Object.getOwnPropertyDescriptor(window, 'matchMedia');
   // Below the sm breakpoint, where the six-column table scrolled sideways at 390 px.
-  window.matchMedia = (query: string) => ({
-    ...desktop(query),
-    matches: query === '(max-width: 47.99em)',
+  const phone = '(max-width: 47.99em)';
+  const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string) => ({ matches: query === phone, media: query, ...listeners }),
   });
   try {
     const bill = buildDocument({
@@ -128,7 +131,7 @@ test('on a phone each document is a card of a list, not a table row, and opens t
     expect(within(viewer).getByRole('button', { name: 'Close' })).toBeInTheDocument();
     expect(within(viewer).getByRole('button', { name: 'Download' })).toBeInTheDocument();
   } finally {
-    window.matchMedia = desktop;
+    if (desktop) Object.defineProperty(window, 'matchMedia', desktop);
   }
 });
 
