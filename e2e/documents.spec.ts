@@ -153,3 +153,33 @@ test('a reviewer follows a linked person to their page and back to the company',
     .click();
   await expect(page).toHaveURL(new RegExp(`/entities/${entity.id}$`));
 });
+
+test('on a phone the documents are cards, and the viewer keeps Close and Download on screen', async ({
+  page,
+  kyc,
+  request,
+  axe,
+}) => {
+  const { entity, document } = await findEntityWithPdf(request, kyc);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, kyc, `/entities/${entity.id}`);
+  const cards = page.getByRole('list', { name: 'Documents' });
+  await expect(cards).toBeVisible();
+  // Nothing in the list is wider than the phone: no sideways scroll to reach View.
+  const widest = await cards.evaluate((list) =>
+    Math.max(...[...list.querySelectorAll('*')].map((e) => e.getBoundingClientRect().right)),
+  );
+  expect(widest).toBeLessThanOrEqual(390);
+  const view = page.getByRole('button', { name: `View ${document.fileName}` });
+  await view.scrollIntoViewIfNeeded();
+  await axe();
+  await view.click();
+  const viewer = page.getByRole('dialog', { name: document.fileName });
+  await expect(viewer.locator('iframe').first()).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Close', exact: true })).toBeInViewport({
+    ratio: 1,
+  });
+  await expect(viewer.getByRole('button', { name: 'Download' })).toBeInViewport({ ratio: 1 });
+  await viewer.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(viewer).toBeHidden();
+});

@@ -181,3 +181,44 @@ test.skipIf(testMode === 'gateway')(
     });
   },
 );
+
+test("each event carries its actor's display name while the account exists here, else null", async () => {
+  const { legalEntityId } = await insertLegalEntity(server.app.services.db);
+  const db = server.app.services.db;
+  await db
+    .updateTable('accounts')
+    .set({ display_name: 'Rhea Reviewer' })
+    .where('username', '=', server.account.username)
+    .execute();
+  try {
+    await server.request(`/api/v2/entities/${legalEntityId}/notes`, json({ text: 'Named.' }));
+    const [added] = await activity(legalEntityId, 'changes');
+    if (testMode === 'gateway') {
+      // The gateway's own trail names the caller as its token did; it holds no accounts to name.
+      expect(added).toMatchObject({ action: 'note.add', actorName: null });
+    } else {
+      expect(added).toMatchObject({
+        action: 'note.add',
+        actor: server.account.username,
+        actorName: 'Rhea Reviewer',
+      });
+      const former = await createAccount(db, `former-${legalEntityId.slice(0, 6)}`, {
+        displayName: 'Former Colleague',
+      });
+      await server.request(`/api/v2/entities/${legalEntityId}/notes`, {
+        ...json({ text: 'Before I left.' }),
+        auth: 'none',
+        headers: { 'content-type': 'application/json', 'X-API-Key': former.apiKey },
+      });
+      await db.deleteFrom('accounts').where('username', '=', former.username).execute();
+      const [departed] = await activity(legalEntityId, 'changes');
+      expect(departed).toMatchObject({ actor: former.username, actorName: null });
+    }
+  } finally {
+    await db
+      .updateTable('accounts')
+      .set({ display_name: server.account.username })
+      .where('username', '=', server.account.username)
+      .execute();
+  }
+});

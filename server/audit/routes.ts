@@ -8,6 +8,7 @@ import {
   type AuditFilter,
 } from '../../src/contract/audit.ts';
 import { withVisibleControls } from '../../src/contract/visible-text.ts';
+import { accountsRepository } from '../auth/accounts-repository.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { idParamsSchema } from '../http/params.ts';
@@ -65,8 +66,11 @@ async function pageOf(db: Db, query: AuditPageQuery) {
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   // Names are read for the page's entities at once; one this database does not hold stays null.
-  const names = await repository.entityNames([
-    ...new Set(page.flatMap((row) => (row.entity_id ? [row.entity_id] : []))),
+  const [names, actorNames] = await Promise.all([
+    repository.entityNames([
+      ...new Set(page.flatMap((row) => (row.entity_id ? [row.entity_id] : []))),
+    ]),
+    accountsRepository(db).displayNames(page.map((row) => row.actor)),
   ]);
   return {
     code: 200,
@@ -74,6 +78,7 @@ async function pageOf(db: Db, query: AuditPageQuery) {
     message: '',
     data: page.map((row) => ({
       ...auditEventOf(row),
+      actorName: actorNames.get(row.actor) ?? null,
       entityName: row.entity_id ? (names.get(row.entity_id) ?? null) : null,
     })),
     nextCursor: rows.length > query.limit && last ? cursorOf(last.seq) : null,

@@ -57,6 +57,18 @@ export function accountsRepository(db: Db) {
       return db.selectFrom('accounts').selectAll().orderBy('username').execute();
     },
 
+    /** Display names of the accounts among `usernames`; one that no longer exists (or lives upstream) is absent. */
+    async displayNames(usernames: readonly string[]): Promise<Map<string, string>> {
+      const wanted = [...new Set(usernames)];
+      if (wanted.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('accounts')
+        .select(['username', 'display_name'])
+        .where('username', 'in', wanted)
+        .execute();
+      return new Map(rows.map((row) => [row.username, row.display_name]));
+    },
+
     async setRole(id: string, role: Role) {
       await db.updateTable('accounts').set({ role }).where('id', '=', id).execute();
     },

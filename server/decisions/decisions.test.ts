@@ -277,6 +277,33 @@ describe('recording a review outcome (FOUR_EYES=high, the default)', () => {
     expect((await server.request(verificationsPath(id), json(outcome()))).status).toBe(201);
   });
 
+  test("a held decision lists its author's display name, and null once the account is gone", async () => {
+    const db = server.app.services.db;
+    const author = await createAccount(db, `named-${Math.random().toString(36).slice(2, 8)}`, {
+      displayName: 'Rhea Reviewer',
+    });
+    const asAuthor = (init: RequestInit): RequestInit & { auth: 'none' } => ({
+      ...init,
+      auth: 'none',
+      headers: { 'content-type': 'application/json', 'X-API-Key': author.apiKey },
+    });
+    const id = await overdueEntity(server, 'High');
+    const held = await server.request(
+      verificationsPath(id),
+      asAuthor(json(outcome({ verificationStatus: 'Accepted' }))),
+    );
+    expect(held.status).toBe(201);
+    const listed = async () =>
+      pendingVerificationListResponseSchema.parse((await other.request(pendingPath(id))).body)
+        .data[0];
+    expect(await listed()).toMatchObject({
+      requestedBy: author.username,
+      requestedByName: 'Rhea Reviewer',
+    });
+    await db.deleteFrom('accounts').where('username', '=', author.username).execute();
+    expect(await listed()).toMatchObject({ requestedBy: author.username, requestedByName: null });
+  });
+
   test('outcomes other than Accepted, and Accepted for lower risk, apply at once', async () => {
     const high = await overdueEntity(server, 'High');
     const rejected = await server.request(

@@ -10,6 +10,7 @@ import type {
 import { currentVerificationOf } from '../../src/contract/current-verification.ts';
 import type { DocumentMetadata } from '../../src/contract/entities.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
+import { accountsRepository } from '../auth/accounts-repository.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
@@ -273,7 +274,18 @@ export async function pendingOfEntity(
     const noun = kind === 'legal' ? 'legal entity' : 'natural person';
     throw new ApiError(404, `No ${noun} has the id ${entityId}.`);
   }
-  return (await repository.findPendingOfEntity(entityId)).map(pendingOf);
+  const held = (await repository.findPendingOfEntity(entityId)).map(pendingOf);
+  const names = await accountsRepository(db).displayNames(
+    held.flatMap((pending) => [
+      pending.requestedBy,
+      ...(pending.decidedBy ? [pending.decidedBy] : []),
+    ]),
+  );
+  return held.map((pending) => ({
+    ...pending,
+    requestedByName: names.get(pending.requestedBy) ?? null,
+    decidedByName: pending.decidedBy ? (names.get(pending.decidedBy) ?? null) : null,
+  }));
 }
 
 /** The pending decision, still pending and not the caller's own (404, 409, 403 otherwise). */

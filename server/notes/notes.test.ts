@@ -123,3 +123,38 @@ test('in gateway mode the notes stay in the gateway, not upstream', async () => 
     .execute();
   expect(upstreamRows).toHaveLength(server.mode === 'gateway' ? 0 : 1);
 });
+
+test("a note carries its author's display name while the account exists here, else null", async () => {
+  const { legalEntityId } = await insertLegalEntity(server.app.services.db);
+  await server.app.services.db
+    .updateTable('accounts')
+    .set({ display_name: 'Rhea Reviewer' })
+    .where('username', '=', server.account.username)
+    .execute();
+  try {
+    const { body } = await post(legalEntityId, { text: 'Named.' });
+    // A gateway knows only the username: the accounts are the identity service's.
+    const expected = server.mode === 'gateway' ? null : 'Rhea Reviewer';
+    expect(noteResponseSchema.parse(body).data.authorName).toBe(expected);
+    expect((await page(legalEntityId)).data[0]?.authorName).toBe(expected);
+    if (server.mode === 'embedded') {
+      // An account deleted since (or never held here) leaves the username alone.
+      await server.app.services.db
+        .updateTable('notes')
+        .set({ author: 'former-colleague' })
+        .where('entity_id', '=', legalEntityId)
+        .execute();
+      expect((await page(legalEntityId)).data[0]).toMatchObject({
+        author: 'former-colleague',
+        authorName: null,
+      });
+    }
+  } finally {
+    // The server is shared by the file's tests: the account gets its own name back.
+    await server.app.services.db
+      .updateTable('accounts')
+      .set({ display_name: server.account.username })
+      .where('username', '=', server.account.username)
+      .execute();
+  }
+});

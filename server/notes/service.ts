@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Note, NoteListQuery } from '../../src/contract/notes.ts';
+import { accountsRepository } from '../auth/accounts-repository.ts';
 import type { Db } from '../db/database.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import { notesRepository, type NoteKey, type NoteRow, type NotesTable } from './repository.ts';
@@ -34,8 +35,9 @@ export async function notesPage(
   const rows = await notesRepository(db, table).page(entityId, query.limit + 1, before);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
+  const names = await accountsRepository(db).displayNames(page.map((row) => row.author));
   return {
-    notes: page.map(noteOf),
+    notes: page.map((row) => ({ ...noteOf(row), authorName: names.get(row.author) ?? null })),
     nextCursor: rows.length > query.limit && last ? cursorOf(last) : null,
   };
 }
@@ -57,6 +59,7 @@ export async function addNote(
   return db.transaction().execute(async (transaction) => {
     await notesRepository(transaction, table).insert(row);
     await beforeCommit(transaction, noteOf(row));
-    return noteOf(row);
+    const names = await accountsRepository(transaction).displayNames([row.author]);
+    return { ...noteOf(row), authorName: names.get(row.author) ?? null };
   });
 }

@@ -43,6 +43,8 @@ export interface ReviewWindowCounts {
   due7: number;
   due30: number;
   undated: number;
+  /** Every entity with a next review date: the `all` window. */
+  all: number;
 }
 
 type Entities = ExpressionBuilder<Database, 'entities'>;
@@ -137,6 +139,7 @@ export function reviewsRepository(db: Db) {
         countOf(windows.due7).as('due7'),
         countOf(windows.due30).as('due30'),
         countOf(windows.undated).as('undated'),
+        countOf(windows.all).as('all'),
       ]);
     },
 
@@ -152,6 +155,7 @@ export function reviewsRepository(db: Db) {
         due7: Number(row?.due7 ?? 0),
         due30: Number(row?.due30 ?? 0),
         undated: Number(row?.undated ?? 0),
+        all: Number(row?.all ?? 0),
       };
     },
   };

@@ -114,7 +114,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
 
     const overdue = await queue('?due=overdue');
     expect(datesOf(overdue)).toEqual(['2020-01-01', '2026-06-09']);
-    expect(overdue.counts).toMatchObject({ overdue: 2, due7: 2, due30: 4 });
+    expect(overdue.counts).toMatchObject({ overdue: 2, due7: 2, due30: 4, all: 7 });
     expect(overdue.today).toBe('2026-06-10');
     expect(overdue.nextCursor).toBeNull();
 
@@ -238,7 +238,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     const all = await queue('?due=undated&type=legal-entities&country=NZ');
     expect(all.data.map((item) => item.entityId)).toEqual([...undated].sort());
     expect(all.data.every((item) => item.nextReviewDate === null)).toBe(true);
-    expect(all.counts).toEqual({ overdue: 0, due7: 0, due30: 0, undated: 3 });
+    expect(all.counts).toEqual({ overdue: 0, due7: 0, due30: 0, undated: 3, all: 0 });
     expect((await queue('?due=undated&type=legal-entities')).counts.undated).toBe(before + 3);
     expect((await queue('?due=all')).data.map((item) => item.entityId)).toEqual([dated]);
 
@@ -338,6 +338,7 @@ describe.runIf(testEngine === 'sqlite')('review queue query plans', () => {
     due7: rangeOf('7d', today),
     due30: rangeOf('30d', today),
     undated: rangeOf('undated', today),
+    all: rangeOf('all', today),
   };
   it.each([
     ['no filter', {}, 'entities_review_queue'],
@@ -355,8 +356,8 @@ describe.runIf(testEngine === 'sqlite')('review queue query plans', () => {
     expect(page.join('\n')).not.toContain('TEMP B-TREE');
     const counts = await queryPlanOf(db, reviews.countsQuery(windows, filter));
     const searches = counts.filter((line) => line.includes(' USING '));
-    expect(searches, counts.join('\n')).toHaveLength(4);
-    for (const line of searches.slice(0, 3)) {
+    expect(searches, counts.join('\n')).toHaveLength(5);
+    for (const line of [...searches.slice(0, 3), searches[4]]) {
       expect(line).toContain(`USING COVERING INDEX ${index} `);
     }
     expect(searches[3]).toContain(`USING COVERING INDEX ${index.replace('queue', 'undated')}`);

@@ -110,6 +110,7 @@ export function createWindowCounts(db: Db) {
           due7: rangeOf('7d', today),
           due30: rangeOf('30d', today),
           undated: rangeOf('undated', today),
+          all: rangeOf('all', today),
         },
         filter,
       ),

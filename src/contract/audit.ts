@@ -32,6 +32,8 @@ export const auditEventSchema = z.object({
   at: z.string(),
   /** The account's username; `admin-cli` for operator commands; `anonymous` before sign-in. */
   actor: z.string(),
+  /** The actor's display name when this server holds the account (null in gateway mode or once deleted). */
+  actorName: z.string().nullish(),
   action: z.string(),
   entityId: z.string().nullable(),
   /** The entity's name when the server holds it (the audit lists add it; null when unknown). */

@@ -81,9 +81,12 @@ const pendingCommonShape = {
   entityId: z.string(),
   rule: z.enum(FOUR_EYES_RULES),
   requestedBy: z.string(),
+  /** Display names of the two accounts when this server holds them (absent or null otherwise). */
+  requestedByName: z.string().nullish(),
   requestedAt: z.string(),
   state: z.enum(PENDING_STATES),
   decidedBy: z.string().nullable(),
+  decidedByName: z.string().nullish(),
   decidedAt: z.string().nullable(),
   reason: z.string().nullable(),
 };

@@ -8,6 +8,8 @@ export const MAX_NOTE_LENGTH = 5000;
 export const noteSchema = z.object({
   id: z.string(),
   author: z.string(),
+  /** The author's display name when this server holds the account (null in gateway mode or once deleted). */
+  authorName: z.string().nullish(),
   at: z.string(),
   text: z.string(),
 });

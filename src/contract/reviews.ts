@@ -68,13 +68,14 @@ export type ReviewItem = z.infer<typeof reviewItemSchema>;
 
 /**
  * How many entities of the filters fall in each window (`due7` and `due30` both start today);
- * `undated`: those without a next review date.
+ * `undated`: those without a next review date; `all`: those with one (the `all` window).
  */
 export const reviewCountsSchema = z.object({
   overdue: z.number().int(),
   due7: z.number().int(),
   due30: z.number().int(),
   undated: z.number().int(),
+  all: z.number().int(),
 });
 export type ReviewCounts = z.infer<typeof reviewCountsSchema>;
 

@@ -61,3 +61,12 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+/**
+ * An account as people read it: "Rhea Reviewer (rhea)"; the username alone when the server holds
+ * no other name (gateway mode, an account deleted since, or a name that is the username).
+ */
+export function formatAccount(username: string, displayName?: string | null): string {
+  const name = displayName?.trim();
+  return name && name !== username ? `${name} (${username})` : username;
+}

@@ -78,5 +78,5 @@ export function countOf(counts: ReviewCounts | undefined, window: ReviewWindow) 
   if (window === '7d') return counts.due7;
   if (window === '30d') return counts.due30;
   if (window === 'undated') return counts.undated;
-  return undefined;
+  return counts.all;
 }

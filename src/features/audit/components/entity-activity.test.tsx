@@ -197,3 +197,20 @@ test('a failed load says so and Retry loads again', async () => {
   expect(await screen.findByText('Created legal entity Acme Ltd')).toBeInTheDocument();
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
+
+test("an actor reads as 'Name (username)' when the server names the account, else as the username", async () => {
+  serveActivity([
+    event({ action: 'note.add', actor: 'rhea', actorName: 'Rhea Reviewer' }),
+    event({ action: 'note.add', actor: 'former', actorName: null }),
+  ]);
+  renderRoute(<EntityActivity entityId={ENTITY} />);
+  const list = await screen.findByRole('list', { name: 'Decisions, changes and requests' });
+  expect(
+    within(list)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent),
+  ).toEqual([
+    expect.stringContaining('by Rhea Reviewer (rhea)'),
+    expect.stringContaining('by former'),
+  ]);
+});

@@ -20,6 +20,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { AuditEvent, AuditEventPage } from '../../../contract/audit.ts';
 import { withVisibleControls as shown } from '../../../contract/visible-text.ts';
+import { formatAccount } from '../../../lib/format.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import { describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
@@ -211,7 +212,7 @@ function ActivityItem({ event }: { event: AuditEvent }) {
           {describeEvent(event)}
         </Text>
         <Text size="sm" c="dimmed">
-          by {shown(event.actor)}
+          by {shown(formatAccount(event.actor, event.actorName))}
         </Text>
         <OutcomeBadge outcome={event.outcome} />
       </Group>

@@ -139,6 +139,24 @@ test('its author sees "Waiting for a second reviewer" and no Confirm or Reject',
   expect(screen.queryByRole('button', { name: 'Record outcome' })).not.toBeInTheDocument();
 });
 
+test('the held decision names who recorded it by display name, or by username when unknown', async () => {
+  let current = [pending({ requestedByName: 'Alice Archer' })];
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () =>
+      envelope(current),
+    ),
+  );
+  const { unmount } = renderPanel();
+  const held = await screen.findByRole('group', { name: 'Decision waiting for a second reviewer' });
+  expect(held).toHaveTextContent('recorded by Alice Archer (alice)');
+  unmount();
+  current = [pending({ requestedByName: null })];
+  renderPanel();
+  expect(
+    await screen.findByRole('group', { name: 'Decision waiting for a second reviewer' }),
+  ).toHaveTextContent('recorded by alice on');
+});
+
 test('another reviewer confirms, or rejects with a reason', async () => {
   let current = [pending()];
   let rejectedWith: unknown;

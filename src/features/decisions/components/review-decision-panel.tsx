@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { PendingVerification } from '../../../contract/decisions.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatAccount, formatDate } from '../../../lib/format.ts';
 import {
   decisionQueries,
   useConfirmPending,
@@ -257,7 +257,7 @@ function HeldDecisionSummary({ pending }: { pending: PendingVerification }) {
     <>
       recorded by{' '}
       <Text span fw={600}>
-        {pending.requestedBy}
+        {formatAccount(pending.requestedBy, pending.requestedByName)}
       </Text>{' '}
       on {formatDate(pending.requestedAt)}
     </>

@@ -9,6 +9,7 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import type { QueryKey } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/error-state.tsx';
@@ -37,6 +38,9 @@ export interface DocumentViewerProps<TKey extends QueryKey> {
   onDecided?: (() => Promise<unknown>) | undefined;
 }
 
+/** Below Mantine's `sm` breakpoint the viewer takes the whole screen. */
+const PHONE_WIDTH = '(max-width: 47.99em)';
+
 const defaultCreateDecoder = () => createDocumentDecoder();
 const defaultCreateFetcher = typeof Worker === 'undefined' ? null : () => createDocumentFetcher();
 
@@ -48,10 +52,12 @@ export function DocumentViewer<TKey extends QueryKey>({
   createFetcher = defaultCreateFetcher,
   onDecided,
 }: DocumentViewerProps<TKey>) {
+  const phone = useMediaQuery(PHONE_WIDTH);
   return (
     <Modal
       opened={document !== null}
       onClose={onClose}
+      fullScreen={phone}
       size="70rem"
       title={document?.fileName ?? 'Document'}
       closeButtonProps={{ 'aria-label': 'Close viewer' }}
@@ -144,7 +150,16 @@ function ViewerBody<TKey extends QueryKey>({
         </Center>
       )}
 
-      <Group justify="flex-end" gap="sm">
+      {/* Kept in view at the bottom of the scrolling dialog, however tall the details above grow. */}
+      <Group
+        justify="flex-end"
+        gap="sm"
+        pos="sticky"
+        bottom={0}
+        py="xs"
+        bg="var(--mantine-color-body)"
+        style={{ zIndex: 1, borderTop: '1px solid var(--mantine-color-default-border)' }}
+      >
         <Button variant="default" onClick={onClose}>
           Close
         </Button>

@@ -98,6 +98,43 @@ test('lists each document with its type, received date, approval in words and si
   expect(screen.getByRole('button', { name: 'View payslips.png' })).toBeInTheDocument();
 });
 
+test('on a phone each document is a card of a list, not a table row, and opens the viewer', async () => {
+  const desktop = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+  // Below the sm breakpoint, where the six-column table scrolled sideways at 390 px.
+  const phone = '(max-width: 47.99em)';
+  const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string) => ({ matches: query === phone, media: query, ...listeners }),
+  });
+  try {
+    const bill = buildDocument({
+      fileName: 'utility-bill.pdf',
+      type: 'Proof of Address',
+      dateReceived: '2026-02-01',
+      documentApproved: true,
+      fileSize: 2048,
+    });
+    serveList([bill]);
+    serveDetail(detailOf(bill, PDF_BYTES, 'application/pdf'));
+    const { user } = renderSection(() => createDocumentDecoder({ createWorker: null }));
+    const list = await screen.findByRole('list', { name: 'Documents' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    const [card] = within(list).getAllByRole('listitem');
+    if (!card) throw new Error('no card');
+    expect(card).toHaveTextContent('utility-bill.pdf');
+    expect(card).toHaveTextContent('Proof of Address · Received 1 Feb 2026 · 2.0 KB');
+    expect(within(card).getByText('Approved')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'View utility-bill.pdf' }));
+    const viewer = await screen.findByRole('dialog', { name: 'utility-bill.pdf' });
+    expect(within(viewer).getByRole('button', { name: 'Close' })).toBeInTheDocument();
+    expect(within(viewer).getByRole('button', { name: 'Download' })).toBeInTheDocument();
+  } finally {
+    if (desktop) Object.defineProperty(window, 'matchMedia', desktop);
+  }
+});
+
 test('says so when there are no documents', async () => {
   serveList([]);
   renderSection();

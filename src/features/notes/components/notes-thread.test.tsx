@@ -92,3 +92,14 @@ test('an empty note is refused in place; a failed send keeps the text', async ()
   expect(await screen.findByText('The note was not saved')).toBeInTheDocument();
   expect(box).toHaveValue('Do not lose me');
 });
+
+test("an author reads as 'Name (username)' when the server names the account, else as the username", async () => {
+  serveNotes([
+    { ...note('Named', '2026-06-14T12:00:00.000Z', 'rhea'), authorName: 'Rhea Reviewer' },
+    { ...note('Gone', '2026-06-13T12:00:00.000Z', 'former'), authorName: null },
+  ]);
+  renderRoute(<NotesThread entityId="le-1" />);
+  const list = await screen.findByRole('list', { name: 'Notes, newest first' });
+  expect(within(list).getByText('Rhea Reviewer (rhea)')).toBeInTheDocument();
+  expect(within(list).getByText('former')).toBeInTheDocument();
+});

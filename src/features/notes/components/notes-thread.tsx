@@ -4,7 +4,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { newNoteSchema, type Note } from '../../../contract/notes.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatAccount, formatDate } from '../../../lib/format.ts';
 import { noteQueries, useAddNote } from '../api/note-queries.ts';
 
 export interface NotesThreadProps {
@@ -182,7 +182,7 @@ function NoteItem({ note }: { note: Note }) {
     <Paper component="li" p="sm" bg="var(--kyc-color-surface-muted)" radius="sm">
       <Group gap="xs" mb={4} wrap="wrap">
         <Text size="sm" fw={600}>
-          {note.author}
+          {formatAccount(note.author, note.authorName)}
         </Text>
         <Text size="xs" c="dimmed" component="time" dateTime={note.at}>
           {formatDate(note.at)}

@@ -29,7 +29,7 @@ function page(items: ReviewItem[], nextCursor: string | null = null): ReviewQueu
     message: '',
     data: items,
     nextCursor,
-    counts: { overdue: 3, due7: 5, due30: 12, undated: 4 },
+    counts: { overdue: 3, due7: 5, due30: 12, undated: 4, all: 21 },
     today: '2026-06-10',
   };
 }
@@ -67,7 +67,7 @@ test('shows the counts as tabs and the overdue entities with how overdue they ar
   expect(screen.getByRole('tab', { name: /Overdue\s*3/, selected: true })).toBeInTheDocument();
   expect(screen.getByRole('tab', { name: /Due in 7 days\s*5/ })).toBeInTheDocument();
   expect(screen.getByRole('tab', { name: /Due in 30 days\s*12/ })).toBeInTheDocument();
-  expect(screen.getByRole('tab', { name: 'All' })).toBeInTheDocument();
+  expect(screen.getByRole('tab', { name: /All\s*21/ })).toBeInTheDocument();
 
   const [, firstRow, secondRow] = within(table).getAllByRole('row');
   if (!firstRow || !secondRow) throw new Error('expected two rows under the header');
@@ -196,7 +196,8 @@ describe('queue navigation on an entity page', () => {
       path: '/entities/entity-9?queue=all&after=cursor-9&position=9',
     });
     expect(await screen.findByText('End of the queue')).toBeInTheDocument();
-    expect(screen.getByText('Number 9 in the queue')).toBeInTheDocument();
+    // The All window is counted too, so its position has a total.
+    expect(screen.getByText('9 of 21 in the queue')).toBeInTheDocument();
   });
 
   test('is not there when the entity was not opened from the queue', () => {
