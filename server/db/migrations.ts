@@ -1585,6 +1585,22 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0026_entity_assignment': {
+    async up(db: Kysely<unknown>) {
+      // The reviewer an entity is assigned to (a username), null while nobody works on it.
+      await db.schema.alterTable('entities').addColumn('assignee', 'text').execute();
+      // "Assigned to <name>" pages and counts are a range of this index, in queue order.
+      await db.schema
+        .createIndex('entities_assignee_queue')
+        .on('entities')
+        .columns(['assignee', 'next_kyc_review', 'id'])
+        .execute();
+      // "Waiting for my confirmation": the held decisions, oldest first, without the closed ones.
+      await sql`create index pending_verifications_waiting on pending_verifications (requested_at, id) where state = 'pending'`.execute(
+        db,
+      );
+    },
+  },
 };
 
 /** Where 0023 leaves how many legal entities it repaired, for the start-up log and an operator. */
