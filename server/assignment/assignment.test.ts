@@ -1,5 +1,6 @@
 import { auditEventPageSchema } from '../../src/contract/audit.ts';
 import { assignmentResponseSchema } from '../../src/contract/assignment.ts';
+import { capabilitiesResponseSchema } from '../../src/contract/capabilities.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import {
   entityListResponseSchema,
@@ -159,6 +160,14 @@ describe(`PUT /api/v2/entities/{id}/assignee (${testEngine})`, () => {
     const id = await dueOn('2026-06-01');
     expect((await putAssignee(id, other.username, auditor.apiKey)).status).toBe(403);
     expect((await takeNext(undefined, auditor.apiKey)).status).toBe(403);
+  });
+});
+
+it('is offered in embedded mode', async () => {
+  const answer = await server.request('/api/capabilities');
+  expect(capabilitiesResponseSchema.parse(answer.body).data.features).toMatchObject({
+    assignment: true,
+    waitingForMe: true,
   });
 });
 
