@@ -14,6 +14,7 @@ import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
+import { registerAssignmentRoutes } from './assignment/routes.ts';
 import { auditOf } from './audit/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
@@ -180,6 +181,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerClientUpdateRoutes(v2, services);
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
+      registerAssignmentRoutes(v2, services);
       registerDecisionRoutes(v2, services, { auditOf });
       registerNoteRoutes(v2, services, auditOf);
       done();

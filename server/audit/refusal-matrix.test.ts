@@ -68,6 +68,16 @@ const CONTROLS: Record<string, { action: string; kinds: Kind[]; gateway?: false 
     kinds: ['unauthenticated', 'role', 'pending'],
     gateway: false,
   },
+  'PUT /api/v2/entities/{id}/assignee': {
+    action: 'entity.assign',
+    kinds: ['unauthenticated', 'role'],
+    gateway: false,
+  },
+  'POST /api/v2/reviews/take-next': {
+    action: 'entity.assign',
+    kinds: ['unauthenticated', 'role'],
+    gateway: false,
+  },
   'POST /api/v2/pending-verifications/{id}/confirm': {
     action: 'verification.confirm',
     kinds: ['unauthenticated', 'role', 'four-eyes', 'late'],

@@ -14,6 +14,8 @@ function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
     documentDecisions: embedded,
     notes: true,
     auditTrail: true,
+    assignment: embedded,
+    waitingForMe: embedded,
   };
 }
 

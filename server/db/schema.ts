@@ -17,6 +17,8 @@ export interface EntityTable {
   external_id_folded: string | null;
   /** The legal entity's country or the person's country code, copied by triggers, for the review queue. */
   country: Generated<string | null>;
+  /** The username of the reviewer working on the entity, null while unassigned (0026). */
+  assignee: Generated<string | null>;
 }
 
 export interface LegalEntityTable {

@@ -10,6 +10,15 @@ import type {
 export type PendingVerificationRow = Selectable<PendingVerificationTable>;
 export type PersonReviewRow = Selectable<PersonReviewTable>;
 
+/** A held decision with what names its entity, as the "waiting for me" list shows it. */
+export interface WaitingDecisionRow extends PendingVerificationRow {
+  entity_kind: 'legal' | 'person';
+  company_name: string | null;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+}
+
 /**
  * The only place with SQL for review outcomes, person reviews, risk levels, pending (four-eyes)
  * decisions and document decisions.
@@ -106,6 +115,57 @@ export function decisionsRepository(db: Db) {
         .orderBy('requested_at')
         .orderBy('id')
         .execute();
+    },
+
+    /**
+     * Held decisions another account than `accountId` recorded, oldest first (requested_at, id)
+     * after `after`, with the entity's kind and names; pending_verifications_waiting (0026).
+     */
+    waitingFor(
+      accountId: string,
+      after: { at: string; id: string } | undefined,
+      limit: number,
+    ): Promise<WaitingDecisionRow[]> {
+      return db
+        .selectFrom('pending_verifications')
+        .innerJoin('entities', 'entities.id', 'pending_verifications.legal_entity_id')
+        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+        .selectAll('pending_verifications')
+        .select([
+          'entities.kind as entity_kind',
+          'legal_entities.company_name',
+          'natural_persons.first_name',
+          'natural_persons.middle_name',
+          'natural_persons.last_name',
+        ])
+        .where('pending_verifications.state', '=', 'pending')
+        .where('pending_verifications.requested_by_account', '<>', accountId)
+        .$if(after !== undefined, (query) =>
+          query.where((eb) =>
+            eb(
+              eb.refTuple('pending_verifications.requested_at', 'pending_verifications.id'),
+              '>',
+              eb.tuple(after?.at ?? '', after?.id ?? ''),
+            ),
+          ),
+        )
+        .orderBy('pending_verifications.requested_at')
+        .orderBy('pending_verifications.id')
+        .limit(limit)
+        .execute();
+    },
+
+    /** How many held decisions wait for `accountId` (recorded by another account). */
+    async countWaitingFor(accountId: string): Promise<number> {
+      const row = await db
+        .selectFrom('pending_verifications')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('state', '=', 'pending')
+        .where('requested_by_account', '<>', accountId)
+        .executeTakeFirst();
+      // PostgreSQL's count() is a bigint, which pg returns as a string.
+      return Number(row?.count ?? 0);
     },
 
     findPending(id: string): Promise<PendingVerificationRow | undefined> {

@@ -13,6 +13,10 @@ import {
   rejectPendingVerificationSchema,
   riskLevelChangedResponseSchema,
   riskLevelChangeSchema,
+  WAITING_PAGE_DEFAULT,
+  WAITING_PAGE_MAX,
+  waitingDecisionsPageSchema,
+  waitingDecisionsQuerySchema,
 } from '../../src/contract/decisions.ts';
 import { envelopeSchema } from '../../src/contract/common.ts';
 import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
@@ -24,6 +28,7 @@ import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import type { AppServices } from '../services.ts';
 import { personReviewsOf, recordPersonReview } from './person-reviews.ts';
 import { changeRiskLevel } from './risk-level.ts';
+import { waitingDecisionsPage } from './waiting.ts';
 import {
   confirmPending,
   decideDocument,
@@ -123,6 +128,28 @@ export function registerDecisionRoutes(
       errors: [404],
     },
     ({ params }) => personReviewsOf(services.db, params.id),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/pending-verifications',
+      summary: 'Decisions waiting for my confirmation',
+      description: `Held decisions of every entity that the caller may confirm or reject: recorded by another account, oldest first, each with the entity's name and type. limit 1..${WAITING_PAGE_MAX} (${WAITING_PAGE_DEFAULT}); cursor: the nextCursor of the previous page. total: all of them, for a count. An auditor confirms nothing: the list is empty for one.`,
+      tag: 'Decisions',
+      auth: 'caller',
+      roles: READERS,
+      query: waitingDecisionsQuerySchema,
+      response: {
+        status: 200,
+        schema: waitingDecisionsPageSchema,
+        description: 'One page of the decisions waiting for the caller, oldest first',
+      },
+      errors: [400],
+      bare: true,
+    },
+    ({ query, request }) => waitingDecisionsPage(services.db, callerOf(request), query),
   );
 
   // Its own context so that the JSON-only hook touches no other route.

@@ -18,6 +18,8 @@ export function kycMetaDataOf(entity: EntityRow): KycMetaData {
     lastUpdate: entity.last_update,
     nextKYCReview: entity.next_kyc_review,
     tags: JSON.parse(entity.tags) as string[],
+    // Absent while unassigned, so the interface's own answers keep their shape.
+    ...(entity.assignee === null ? {} : { assignedUser: entity.assignee }),
   };
 }
 

@@ -106,7 +106,14 @@ describe('gateway mode: the reviewer who signed in is the actor', () => {
     ).data;
     expect(capabilities).toMatchObject({
       mode: 'gateway',
-      features: { reviewQueue: false, recordVerification: false, notes: true, auditTrail: true },
+      features: {
+        reviewQueue: false,
+        recordVerification: false,
+        notes: true,
+        auditTrail: true,
+        assignment: false,
+        waitingForMe: false,
+      },
       account: { username: server.account.username, role: 'reviewer' },
     });
     expect((await server.request('/api/v2/audit-events', asReviewer())).status).toBe(403);

@@ -17,6 +17,8 @@ export interface ReviewQueueFilter {
   kycStatus?: string;
   riskLevel?: string;
   country?: string;
+  /** A username, or null for the unassigned entities; absent: everyone's. */
+  assignee?: string | null;
 }
 
 /** A position in the queue order: after this date and id (undated: after this id, date ''). */
@@ -32,6 +34,7 @@ export interface ReviewQueueRow {
   risk_level: string;
   country: string | null;
   next_kyc_review: string | null;
+  assignee: string | null;
   company_name: string | null;
   first_name: string | null;
   middle_name: string | null;
@@ -51,7 +54,8 @@ type Entities = ExpressionBuilder<Database, 'entities'>;
 
 /**
  * The window and the filters, every column one of the entities_review_queue indexes (0011), or
- * of the entities_review_undated ones (0023) for the undated window.
+ * of the entities_review_undated ones (0023) for the undated window; a named assignee is a range
+ * of entities_assignee_queue (0026).
  */
 function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter) {
   return eb.and([
@@ -62,6 +66,9 @@ function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter
     ...(filter.kycStatus === undefined ? [] : [eb('entities.kyc_status', '=', filter.kycStatus)]),
     ...(filter.riskLevel === undefined ? [] : [eb('entities.risk_level', '=', filter.riskLevel)]),
     ...(filter.country === undefined ? [] : [eb('entities.country', '=', filter.country)]),
+    ...(filter.assignee === undefined
+      ? []
+      : [eb('entities.assignee', filter.assignee === null ? 'is' : '=', filter.assignee)]),
   ]);
 }
 
@@ -86,6 +93,7 @@ export function reviewsRepository(db: Db) {
             'entities.risk_level',
             'entities.country',
             'entities.next_kyc_review',
+            'entities.assignee',
             'legal_entities.company_name',
             'natural_persons.first_name',
             'natural_persons.middle_name',
@@ -120,6 +128,60 @@ export function reviewsRepository(db: Db) {
     ): Promise<ReviewQueueRow[]> {
       const rows = await this.pageQuery(range, filter, after, limit).execute();
       return rows;
+    },
+
+    /**
+     * Assigns the first unassigned entity of the window and filters (queue order) to `username`
+     * and returns its id; undefined when none is left. The UPDATE only takes a row still
+     * unassigned, so two callers never get the same entity: on PostgreSQL the loser waits for the
+     * winner's row lock, finds it taken and looks again; SQLite has one writer at a time.
+     */
+    async takeNext(
+      range: ReviewDateRange,
+      filter: ReviewQueueFilter,
+      username: string,
+    ): Promise<string | undefined> {
+      for (;;) {
+        const candidate = await db
+          .selectFrom('entities')
+          .select('entities.id')
+          .where((eb) => inQueue(eb, range, { ...filter, assignee: null }))
+          .$if(range.undated !== true, (query) => query.orderBy('entities.next_kyc_review'))
+          .orderBy('entities.id')
+          .limit(1)
+          .executeTakeFirst();
+        if (!candidate) return undefined;
+        const taken = await db
+          .updateTable('entities')
+          .set({ assignee: username })
+          .where('id', '=', candidate.id)
+          .where('assignee', 'is', null)
+          .executeTakeFirst();
+        if (taken.numUpdatedRows > 0n) return candidate.id;
+      }
+    },
+
+    /** One queue row by id (the entity just taken). */
+    async row(id: string): Promise<ReviewQueueRow | undefined> {
+      return db
+        .selectFrom('entities')
+        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+        .select([
+          'entities.id',
+          'entities.kind',
+          'entities.kyc_status',
+          'entities.risk_level',
+          'entities.country',
+          'entities.next_kyc_review',
+          'entities.assignee',
+          'legal_entities.company_name',
+          'natural_persons.first_name',
+          'natural_persons.middle_name',
+          'natural_persons.last_name',
+        ])
+        .where('entities.id', '=', id)
+        .executeTakeFirst();
     },
 
     /** The counts query alone, exported for the query-plan tests. */

@@ -4,10 +4,12 @@ import {
   type ReviewQueuePage,
   type ReviewQueueQuery,
   type ReviewWindow,
+  type TakeNext,
 } from '../../src/contract/reviews.ts';
 import { isoDateSchema } from '../../src/contract/common.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
+import { refreshListRecords } from '../entities/list-records.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
   type ReviewDateRange,
@@ -63,7 +65,18 @@ function keyOfCursor(cursor: string): ReviewKey {
   );
 }
 
-function filterOf(query: ReviewQueueQuery): ReviewQueueFilter {
+/** The assignee filter as the repository reads it: `me` is the caller, `none` nobody. */
+function assigneeOf(
+  assignee: string | undefined,
+  caller: string,
+): Pick<ReviewQueueFilter, 'assignee'> {
+  if (assignee === undefined) return {};
+  if (assignee === 'me') return { assignee: caller };
+  if (assignee === 'none') return { assignee: null };
+  return { assignee };
+}
+
+function filterOf(query: Omit<ReviewQueueQuery, 'due' | 'limit' | 'cursor'>): ReviewQueueFilter {
   return {
     ...(query.type === 'legal-entities' ? { kind: 'legal' as const } : {}),
     ...(query.type === 'natural-persons' ? { kind: 'person' as const } : {}),
@@ -85,6 +98,7 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
     kycStatus: row.kyc_status,
     riskLevel: row.risk_level,
     nextReviewDate: row.next_kyc_review,
+    assignedUser: row.assignee,
     cursor: cursorOf({ date: row.next_kyc_review ?? '', id: row.id }),
   };
 }
@@ -126,9 +140,10 @@ export async function reviewQueuePage(
   windowCounts: WindowCounts,
   query: ReviewQueueQuery,
   now: Date,
+  caller: string,
 ): Promise<ReviewQueuePage> {
   const today = utcDateOf(now);
-  const filter = filterOf(query);
+  const filter = { ...filterOf(query), ...assigneeOf(query.assignee, caller) };
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
   // One row more than asked tells whether a next page exists.
   const rows = await reviewsRepository(db).page(
@@ -147,4 +162,27 @@ export async function reviewQueuePage(
     counts: await windowCounts(today, filter),
     today,
   };
+}
+
+/**
+ * Assigns the soonest-due unassigned entity of the window and filters to the caller, with its
+ * audit event in the same transaction; undefined when none is left.
+ */
+export async function takeNext(
+  db: Db,
+  request: TakeNext,
+  now: Date,
+  caller: string,
+  audit: (transaction: Db, entityId: string) => Promise<void>,
+): Promise<ReviewItem | undefined> {
+  const range = rangeOf(request.due, utcDateOf(now));
+  const row = await db.transaction().execute(async (transaction) => {
+    const repository = reviewsRepository(transaction);
+    const id = await repository.takeNext(range, filterOf(request), caller);
+    if (id === undefined) return undefined;
+    await refreshListRecords(transaction, [id]);
+    await audit(transaction, id);
+    return repository.row(id);
+  });
+  return row && itemOf(row);
 }

@@ -1,6 +1,7 @@
 import {
   Anchor,
   AppShell,
+  Badge,
   Burger,
   Button,
   Group,
@@ -12,6 +13,7 @@ import { useDisclosure, useElementSize } from '@mantine/hooks';
 import {
   IconBuildingPlus,
   IconCalendarDue,
+  IconChecks,
   IconHistory,
   IconListDetails,
   IconLogout,
@@ -19,6 +21,7 @@ import {
   IconShieldCheck,
   IconUserCircle,
 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { ServiceUnavailableNotice } from '../components/service-unavailable-notice.tsx';
@@ -30,6 +33,7 @@ import {
 import { useSessionMonitor } from '../features/auth/hooks/use-session-monitor.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
+import { decisionQueries } from '../features/decisions/api/decision-queries.ts';
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { useSession } from '../features/auth/session/session-store.ts';
 import {
@@ -53,6 +57,8 @@ interface NavItem {
   label: string;
   to: string;
   icon: ReactNode;
+  /** A count beside the label (what waits there); none when zero or unknown. */
+  count?: number;
 }
 
 const navItems: NavItem[] = [
@@ -73,6 +79,22 @@ const reviewsItem: NavItem = {
   to: paths.reviews,
   icon: <IconCalendarDue size={18} aria-hidden />,
 };
+
+/** For reviewers where the mode keeps held decisions, with how many wait for them. */
+const waitingItem: NavItem = {
+  label: 'Waiting for me',
+  to: paths.waiting,
+  icon: <IconChecks size={18} aria-hidden />,
+};
+
+function CountBadge({ count }: { count: number | undefined }) {
+  if (!count) return null;
+  return (
+    <Badge size="sm" circle={count < 10} variant="filled" color="red">
+      {count}
+    </Badge>
+  );
+}
 
 /** Shown only to auditors: the global log answers anyone else with 403. */
 const auditNavItem: NavItem = {
@@ -108,8 +130,11 @@ function SignedInShell() {
   const canAct = useCanAct();
   const expiryNoticeShown = useSessionExpiryNoticeShown();
   const { ref: expiryNoticeRef, height: expiryNoticeHeight } = useElementSize();
+  const confirms = Boolean(capabilities?.features.waitingForMe && canAct);
+  const waitingCount = useQuery({ ...decisionQueries.waitingCount(), enabled: confirms });
   const items = [
     ...(capabilities?.features.reviewQueue ? [reviewsItem] : []),
+    ...(confirms ? [{ ...waitingItem, count: waitingCount.data }] : []),
     ...navItems,
     ...(canAct ? [onboardItem] : []),
     ...(capabilities?.account.role === 'auditor' ? [auditNavItem] : []),
@@ -179,6 +204,7 @@ function SignedInShell() {
                       variant={current ? 'light' : 'subtle'}
                       color={current ? undefined : 'gray'}
                       leftSection={item.icon}
+                      rightSection={<CountBadge count={item.count} />}
                     >
                       {item.label}
                     </Button>
@@ -225,6 +251,7 @@ function SignedInShell() {
                     to={item.to}
                     label={item.label}
                     leftSection={item.icon}
+                    rightSection={<CountBadge count={item.count} />}
                     active={Boolean(current)}
                     aria-current={current}
                     onClick={nav.close}

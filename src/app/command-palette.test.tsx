@@ -259,6 +259,8 @@ test('the audit log is offered to auditors only, the review queue only where it 
             documentDecisions: false,
             notes: true,
             auditTrail: true,
+            assignment: false,
+            waitingForMe: false,
           },
           account: { username: 'alex', role: 'auditor' },
         }),

@@ -6,6 +6,7 @@ export const paths = {
   login: '/login',
   home: '/',
   reviews: '/reviews',
+  waiting: '/waiting-for-me',
   entities: '/entities',
   /** A person's link carries its type, so opening it never asks the legal-entity endpoint first. */
   entity: (id: string, type?: EntityLinkType | null) =>

@@ -37,6 +37,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.waiting,
+        lazy: async () => ({
+          Component: (await import('./routes/waiting-route.tsx')).WaitingRoute,
+        }),
+      },
+      {
         path: paths.entities,
         lazy: async () => ({
           Component: (await import('../features/entities/components/entity-list-page.tsx'))

@@ -16,6 +16,10 @@ export const capabilitiesSchema = z.object({
     documentDecisions: z.boolean(),
     notes: z.boolean(),
     auditTrail: z.boolean(),
+    /** Assigning entities to reviewers, "Assigned to me" and "Take next" (embedded mode). */
+    assignment: z.boolean().default(false),
+    /** The list of held decisions waiting for the caller's confirmation (embedded mode). */
+    waitingForMe: z.boolean().default(false),
   }),
   fourEyes: z.enum(FOUR_EYES_MODES),
   account: z.object({ username: z.string(), role: roleSchema }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelopeSchema, isoDateSchema } from './common.ts';
+import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
 import {
   kycMetaDataSchema,
   kycStatusSchema,
@@ -229,6 +230,36 @@ export const pendingVerificationListResponseSchema = envelopeSchema(
   z.array(pendingVerificationSchema),
 );
 export const pendingVerificationResponseSchema = envelopeSchema(pendingVerificationSchema);
+
+export const WAITING_PAGE_DEFAULT = 50;
+export const WAITING_PAGE_MAX = 100;
+
+/** `GET /api/v2/pending-verifications`: one page of the decisions waiting for the caller. */
+export const waitingDecisionsQuerySchema = z.strictObject(
+  pageQuerySchema(WAITING_PAGE_DEFAULT, WAITING_PAGE_MAX),
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown parameter: ${issue.keys.join(', ')}. This list takes limit and cursor.`
+        : undefined,
+  },
+);
+export type WaitingDecisionsQuery = z.infer<typeof waitingDecisionsQuerySchema>;
+
+/** A held decision the caller may confirm, with the entity it concerns as its page heads it. */
+export const waitingDecisionSchema = pendingVerificationSchema.and(
+  z.object({
+    entityName: z.string(),
+    entityType: z.enum(['Legal Entity', 'Natural Person']),
+  }),
+);
+export type WaitingDecision = z.infer<typeof waitingDecisionSchema>;
+
+/** Oldest first; `total`: every decision waiting for the caller, for the navigation's count. */
+export const waitingDecisionsPageSchema = pagedEnvelopeSchema(waitingDecisionSchema).extend({
+  total: z.number().int(),
+});
+export type WaitingDecisionsPage = z.infer<typeof waitingDecisionsPageSchema>;
 
 export const rejectPendingVerificationSchema = z.strictObject({ reason: reasonSchema });
 export type RejectPendingVerification = z.infer<typeof rejectPendingVerificationSchema>;

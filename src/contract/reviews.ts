@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateSchema } from './common.ts';
+import { envelopeSchema, isoDateSchema } from './common.ts';
 import { countryCodeSchema, ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from './entities.ts';
 import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
 
@@ -36,16 +36,24 @@ export type ReviewFilter = z.input<typeof reviewFilterSchema>;
 export const REVIEW_PAGE_DEFAULT = 50;
 export const REVIEW_PAGE_MAX = 100;
 
+/** `me` (the caller), `none` (nobody), or a username: whose entities the queue lists. */
+export const assigneeFilterSchema = z
+  .string({ error: 'assignee must be me, none or a username.' })
+  .min(1, 'assignee must be me, none or a username.')
+  .max(100, 'assignee must be me, none or a username.');
+export type AssigneeFilter = z.infer<typeof assigneeFilterSchema>;
+
 export const reviewQueueQuerySchema = z.strictObject(
   {
     due: reviewWindowSchema.default('overdue'),
     ...reviewFilterSchema.shape,
+    assignee: assigneeFilterSchema.optional(),
     ...pageQuerySchema(REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `Unknown review-queue parameter: ${issue.keys.join(', ')}. The queue takes due, status, country, riskLevel, type, limit and cursor.`
+        ? `Unknown review-queue parameter: ${issue.keys.join(', ')}. The queue takes due, status, country, riskLevel, type, assignee, limit and cursor.`
         : undefined,
   },
 );
@@ -61,6 +69,8 @@ export const reviewItemSchema = z.object({
   riskLevel: z.string(),
   /** Null in the `undated` window only. */
   nextReviewDate: isoDateSchema.nullable(),
+  /** The reviewer working on it (a username), null while unassigned. */
+  assignedUser: z.string().nullish(),
   /** Where the queue continues after this item: the `cursor` that pages from here (next navigation). */
   cursor: z.string(),
 });
@@ -85,3 +95,22 @@ export const reviewQueueResponseSchema = pagedEnvelopeSchema(reviewItemSchema).e
   today: isoDateSchema,
 });
 export type ReviewQueuePage = z.infer<typeof reviewQueueResponseSchema>;
+
+/**
+ * `POST /api/v2/reviews/take-next`: the queue's filters (all optional); the window defaults to
+ * `all`, every entity with a next review date.
+ */
+export const takeNextSchema = z.strictObject(
+  {
+    due: reviewWindowSchema.default('all'),
+    ...reviewFilterSchema.shape,
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown field: ${issue.keys.join(', ')}. Take next takes due, status, country, riskLevel and type.`
+        : undefined,
+  },
+);
+export type TakeNext = z.infer<typeof takeNextSchema>;
+export const takeNextResponseSchema = envelopeSchema(reviewItemSchema);

@@ -31,7 +31,8 @@ import type {
   clientUpdateHistoryResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
-import type { reviewQueueResponseSchema } from '../contract/reviews.ts';
+import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
+import type { assignmentResponseSchema } from '../contract/assignment.ts';
 import type {
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
@@ -39,6 +40,7 @@ import type {
   recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
   riskLevelChangedResponseSchema,
+  waitingDecisionsPageSchema,
 } from '../contract/decisions.ts';
 import type { envelopeSchema } from '../contract/common.ts';
 import type { documentMetadataSchema } from '../contract/entities.ts';
@@ -60,6 +62,9 @@ export interface ApiBodies {
   'POST /api/signout': z.input<typeof signOutResponseSchema>;
   'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
   'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
+  'POST /api/v2/reviews/take-next': z.input<typeof takeNextResponseSchema>;
+  'PUT /api/v2/entities/:id/assignee': z.input<typeof assignmentResponseSchema>;
+  'GET /api/v2/pending-verifications': z.input<typeof waitingDecisionsPageSchema>;
   'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
   'POST /api/v2/entities/legal-entities/:id/request-client-update': z.input<
     typeof clientUpdateAcceptedResponseSchema
@@ -155,6 +160,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
       documentDecisions: true,
       notes: true,
       auditTrail: true,
+      assignment: true,
+      waitingForMe: true,
     },
     fourEyes: 'high',
     account: { username: 'reviewer', role: 'reviewer' },
@@ -174,6 +181,12 @@ export const defaultHandlers = [
   apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/natural-persons/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/:id/notes', () => ({ ...envelope([]), nextCursor: null })),
+  // The navigation counts what waits for the reviewer: nothing unless a test says so.
+  apiHandler('GET /api/v2/pending-verifications', () => ({
+    ...envelope([]),
+    nextCursor: null,
+    total: 0,
+  })),
   // Every entity page shows its Activity; a page under test sees none unless it says otherwise.
   apiHandler('GET /api/v2/entities/:id/audit-events', () => ({
     ...envelope([]),

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
+import { AssigneeControl } from '../../features/assignment/components/assignee-control.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
@@ -12,6 +13,7 @@ import {
   EntityDetailPage,
   useEntityLookup,
 } from '../../features/entities/components/entity-detail-page.tsx';
+import { fullName } from '../../features/entities/components/natural-person-detail.tsx';
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
@@ -41,6 +43,7 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   const { legalEntity, naturalPerson } = useEntityLookup(id, type);
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
   const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
+  const entity = legalEntity.data ?? naturalPerson.data;
   const page = (
     <EntityDetailPage
       key={id}
@@ -85,6 +88,21 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   return (
     <>
       <QueueNavigation />
+      {features?.assignment && capabilities && entityShown && entity ? (
+        <AssigneeControl
+          variant="page"
+          entityId={entity.id}
+          entityName={
+            entity.type === 'Legal Entity'
+              ? entity.corporateInformation.companyName
+              : fullName(entity)
+          }
+          assignedUser={entity.kycMetaData?.assignedUser}
+          username={capabilities.account.username}
+          onAssigned={refreshEntity}
+          readOnly={!canAct}
+        />
+      ) : null}
       {page}
       {features?.auditTrail && entityShown && <EntityActivity entityId={id} mt="lg" />}
     </>

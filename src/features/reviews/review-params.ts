@@ -9,6 +9,22 @@ export interface ReviewQueueParams {
   country?: (typeof COUNTRY_CODES)[number];
   riskLevel?: (typeof RISK_LEVELS)[number];
   type: (typeof ENTITY_TYPES)[number];
+  /** Whose entities: the caller's, nobody's or everyone's; unset, the page picks (mine when I have work). */
+  assignee?: QueueAssignee;
+}
+
+export const QUEUE_ASSIGNEES = ['me', 'none', 'all'] as const;
+export type QueueAssignee = (typeof QUEUE_ASSIGNEES)[number];
+
+export const ASSIGNEE_LABELS: Record<QueueAssignee, string> = {
+  me: 'Assigned to me',
+  none: 'Unassigned',
+  all: 'Everyone',
+};
+
+/** The API's `assignee` for a queue: everyone's is no filter at all. */
+export function assigneeQueryOf(queue: ReviewQueueParams): 'me' | 'none' | undefined {
+  return queue.assignee === 'me' || queue.assignee === 'none' ? queue.assignee : undefined;
 }
 
 export const DEFAULT_QUEUE: ReviewQueueParams = { due: 'overdue', type: 'all' };
@@ -28,7 +44,9 @@ export function queueFromSearchParams(
   const status = oneOf(KYC_STATUSES, params.get('status'));
   const country = oneOf(COUNTRY_CODES, params.get('country'));
   const riskLevel = oneOf(RISK_LEVELS, params.get('riskLevel'));
+  const assignee = oneOf(QUEUE_ASSIGNEES, params.get('assignee'));
   return {
+    ...(assignee ? { assignee } : {}),
     due: oneOf(REVIEW_WINDOWS, params.get(windowKey)) ?? DEFAULT_QUEUE.due,
     type: oneOf(ENTITY_TYPES, params.get('type')) ?? DEFAULT_QUEUE.type,
     ...(status ? { status } : {}),
@@ -49,6 +67,7 @@ export function searchParamsFromQueue(
   if (queue.country) params.set('country', queue.country);
   if (queue.riskLevel) params.set('riskLevel', queue.riskLevel);
   if (queue.type !== DEFAULT_QUEUE.type) params.set('type', queue.type);
+  if (queue.assignee) params.set('assignee', queue.assignee);
   return params;
 }
 

@@ -1,4 +1,9 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import {
   confirmedDecisionResponseSchema,
   pendingVerificationListResponseSchema,
@@ -9,6 +14,7 @@ import {
   type PersonReviewRequest,
   type RecordVerification,
   type RiskLevelChange,
+  waitingDecisionsPageSchema,
 } from '../../../contract/decisions.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -29,7 +35,35 @@ export const decisionQueries = {
           { schema: pendingVerificationListResponseSchema, signal },
         ).then((envelope) => envelope.data),
     }),
+  /** Held decisions of any entity waiting for the signed-in reviewer, oldest first, paged. */
+  waiting: () =>
+    infiniteQueryOptions({
+      queryKey: [...decisionQueries.all(), 'waiting', 'list'] as const,
+      queryFn: ({ pageParam, signal }) =>
+        apiRequest('/api/v2/pending-verifications', {
+          query: { limit: WAITING_PAGE_SIZE, cursor: pageParam },
+          schema: waitingDecisionsPageSchema,
+          signal,
+        }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (page) => page.nextCursor ?? undefined,
+    }),
+  /** How many decisions wait for the signed-in reviewer, for the navigation. */
+  waitingCount: () =>
+    queryOptions({
+      queryKey: [...decisionQueries.all(), 'waiting', 'count'] as const,
+      queryFn: ({ signal }) =>
+        apiRequest('/api/v2/pending-verifications', {
+          query: { limit: 1 },
+          schema: waitingDecisionsPageSchema,
+          signal,
+        }).then((page) => page.total),
+      // Another reviewer's held decision appears without a reload.
+      refetchInterval: 60_000,
+    }),
 };
+
+export const WAITING_PAGE_SIZE = 25;
 
 /**
  * After any decision the entity's own queries are stale too; the page passes `onEntityChanged`
@@ -40,6 +74,7 @@ function useAfterDecision(entityId: string, onEntityChanged: () => Promise<unkno
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: decisionQueries.pending(entityId).queryKey }),
+      queryClient.invalidateQueries({ queryKey: [...decisionQueries.all(), 'waiting'] }),
       onEntityChanged(),
     ]);
 }

@@ -125,13 +125,16 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
   );
 }
 
-function PendingDecision({
+/** A held decision with Confirm and Reject for another reviewer (also the "Waiting for me" list's rows). */
+export function PendingDecision({
   pending,
   entityId,
   username,
   onEntityChanged,
   readOnly = false,
-}: ReviewDecisionPanelProps & { pending: PendingVerification }) {
+}: Pick<ReviewDecisionPanelProps, 'entityId' | 'username' | 'onEntityChanged' | 'readOnly'> & {
+  pending: PendingVerification;
+}) {
   const confirm = useConfirmPending(entityId, onEntityChanged);
   const reject = useRejectPending(entityId, onEntityChanged);
   const [rejecting, setRejecting] = useState(false);

@@ -1,7 +1,12 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { reviewQueueResponseSchema } from '../../../contract/reviews.ts';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { reviewQueueResponseSchema, takeNextResponseSchema } from '../../../contract/reviews.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import type { ReviewQueueParams } from '../review-params.ts';
+import { assigneeQueryOf, type ReviewQueueParams } from '../review-params.ts';
 
 export const REVIEW_PAGE_SIZE = 25;
 
@@ -12,7 +17,7 @@ function fetchQueue(
   signal: AbortSignal,
 ) {
   return apiRequest('/api/v2/reviews', {
-    query: { ...queue, limit, cursor },
+    query: { ...queue, assignee: assigneeQueryOf(queue), limit, cursor },
     schema: reviewQueueResponseSchema,
     signal,
   });
@@ -35,4 +40,32 @@ export const reviewQueries = {
       queryKey: [...reviewQueries.all(), 'next', queue, after] as const,
       queryFn: ({ signal }) => fetchQueue(queue, after, 1, signal),
     }),
+  /** Whether anything is assigned to the caller (any window), which picks the page's first tab. */
+  hasMine: () =>
+    queryOptions({
+      queryKey: [...reviewQueries.all(), 'has-mine'] as const,
+      queryFn: async ({ signal }) => {
+        const dated = await fetchQueue(
+          { due: 'all', type: 'all', assignee: 'me' },
+          undefined,
+          1,
+          signal,
+        );
+        return dated.data.length > 0 || dated.counts.undated > 0;
+      },
+    }),
 };
+
+/** "Take next unassigned": the soonest-due unassigned entity of the queue, now the caller's. */
+export function useTakeNext() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ assignee: _everyone, ...queue }: ReviewQueueParams) =>
+      apiRequest('/api/v2/reviews/take-next', {
+        method: 'POST',
+        body: queue,
+        schema: takeNextResponseSchema,
+      }).then((envelope) => envelope.data),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
+  });
+}

@@ -5,6 +5,7 @@ import {
   Box,
   Group,
   NativeSelect,
+  SegmentedControl,
   Select,
   SimpleGrid,
   Skeleton,
@@ -15,9 +16,11 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { notifications } from '@mantine/notifications';
+import { IconPlayerTrackNext } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo, type ReactNode } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
 import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
@@ -27,8 +30,10 @@ import { ErrorState } from '../../../components/error-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName, formatDate } from '../../../lib/format.ts';
-import { reviewQueries } from '../api/review-queries.ts';
+import { reviewQueries, useTakeNext } from '../api/review-queries.ts';
 import {
+  ASSIGNEE_LABELS,
+  QUEUE_ASSIGNEES,
   countOf,
   queueFromSearchParams,
   queueLinkSearch,
@@ -130,10 +135,14 @@ function QueueTable({
   queue,
   items,
   today,
+  assignment,
+  renderRowActions,
 }: {
   queue: ReviewQueueParams;
   items: ReviewItem[];
   today: Date;
+  assignment: boolean;
+  renderRowActions: ((item: ReviewItem) => ReactNode) | undefined;
 }) {
   return (
     // On a phone Type and Country give way, so Status and Risk show whole without scrolling.
@@ -156,6 +165,16 @@ function QueueTable({
             <Table.Th scope="col" visibleFrom="xs">
               Country
             </Table.Th>
+            {assignment ? (
+              <Table.Th scope="col" visibleFrom="sm">
+                Assigned to
+              </Table.Th>
+            ) : null}
+            {renderRowActions ? (
+              <Table.Th scope="col">
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            ) : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -173,6 +192,11 @@ function QueueTable({
                 <Box hiddenFrom="xs" mt={4}>
                   <ReviewDateBadge date={item.nextReviewDate} today={today} />
                 </Box>
+                {assignment && item.assignedUser ? (
+                  <Text hiddenFrom="sm" size="xs" c="dimmed" mt={4}>
+                    Assigned to {item.assignedUser}
+                  </Text>
+                ) : null}
               </Table.Td>
               <Table.Td visibleFrom="xs">
                 <ReviewDateBadge date={item.nextReviewDate} today={today} />
@@ -185,6 +209,16 @@ function QueueTable({
                 {item.type === 'Legal Entity' ? 'Legal entity' : 'Natural person'}
               </Table.Td>
               <Table.Td visibleFrom="xs">{countryName(item.country)}</Table.Td>
+              {assignment ? (
+                <Table.Td visibleFrom="sm">
+                  {item.assignedUser ?? (
+                    <Text span c="dimmed" size="sm">
+                      Nobody
+                    </Text>
+                  )}
+                </Table.Td>
+              ) : null}
+              {renderRowActions ? <Table.Td>{renderRowActions(item)}</Table.Td> : null}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -193,11 +227,63 @@ function QueueTable({
   );
 }
 
+export interface ReviewsPageProps {
+  /** The mode keeps assignments: the "Assigned to me / Unassigned / Everyone" choice and column. */
+  assignment?: boolean;
+  /** The account may take work: "Take next unassigned". */
+  canTakeNext?: boolean;
+  /** Per row, what the page composing this one offers (assigning the entity). */
+  renderRowActions?: (item: ReviewItem) => ReactNode;
+}
+
+/**
+ * Whose queue is shown: the address's choice, else "Assigned to me" when anything is, else
+ * everyone's; undefined while that is being found out.
+ */
+function useResolvedAssignee(queue: ReviewQueueParams, assignment: boolean) {
+  const hasMine = useQuery({
+    ...reviewQueries.hasMine(),
+    enabled: assignment && queue.assignee === undefined,
+  });
+  if (!assignment) return 'all';
+  if (queue.assignee) return queue.assignee;
+  if (hasMine.isError) return 'all';
+  if (hasMine.data === undefined) return undefined;
+  return hasMine.data ? 'me' : 'all';
+}
+
 /** The review queue: what is due, counted per window, filtered, soonest first. */
-export function ReviewsPage() {
+export function ReviewsPage({
+  assignment = false,
+  canTakeNext = false,
+  renderRowActions,
+}: ReviewsPageProps = {}) {
   useDocumentTitle('Reviews');
-  const [queue, update] = useQueueParams();
-  const query = useInfiniteQuery(reviewQueries.queue(queue));
+  const [requested, update] = useQueueParams();
+  const assignee = useResolvedAssignee(requested, assignment);
+  const queue: ReviewQueueParams = assignment
+    ? { ...requested, assignee: assignee ?? 'all' }
+    : requested;
+  const query = useInfiniteQuery({
+    ...reviewQueries.queue(queue),
+    enabled: assignee !== undefined,
+  });
+  const takeNext = useTakeNext();
+  const navigate = useNavigate();
+
+  async function onTakeNext() {
+    try {
+      const item = await takeNext.mutateAsync(queue);
+      await navigate(paths.entity(item.entityId, item.type));
+    } catch (error) {
+      notifications.show({
+        closeButtonProps: { 'aria-label': 'Dismiss notification' },
+        color: 'gray',
+        title: 'Nothing taken',
+        message: error instanceof Error ? error.message : 'Something went wrong. Try again.',
+      });
+    }
+  }
   const pages = query.data?.pages;
   const first = pages?.[0];
   const items = pages?.flatMap((page) => page.data);
@@ -233,7 +319,13 @@ export function ReviewsPage() {
   } else {
     content = (
       <Stack gap="md">
-        <QueueTable queue={queue} items={items} today={today} />
+        <QueueTable
+          queue={queue}
+          items={items}
+          today={today}
+          assignment={assignment}
+          renderRowActions={renderRowActions}
+        />
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Text size="sm" c="dimmed" role="status" aria-live="polite">
             {total === undefined
@@ -263,13 +355,36 @@ export function ReviewsPage() {
 
   return (
     <Stack gap="md">
-      <div>
-        <Title order={1}>Reviews</Title>
-        <Text c="dimmed" size="sm">
-          Entities whose next KYC review is due, soonest first, and those with no review date at all
-          (Undated). Days count in UTC{first ? `; today is ${formatDate(first.today)}` : ''}.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+        <div style={{ flex: '1 1 320px' }}>
+          <Title order={1}>Reviews</Title>
+          <Text c="dimmed" size="sm">
+            Entities whose next KYC review is due, soonest first, and those with no review date at
+            all (Undated). Days count in UTC{first ? `; today is ${formatDate(first.today)}` : ''}.
+          </Text>
+        </div>
+        {assignment && canTakeNext ? (
+          <Button
+            leftSection={<IconPlayerTrackNext size={18} aria-hidden />}
+            loading={takeNext.isPending}
+            onClick={() => void onTakeNext()}
+          >
+            Take next unassigned
+          </Button>
+        ) : null}
+      </Group>
+      {assignment ? (
+        <SegmentedControl
+          aria-label="Whose entities"
+          value={assignee ?? ''}
+          onChange={(value) => {
+            const chosen = QUEUE_ASSIGNEES.find((known) => known === value);
+            if (chosen) update({ assignee: chosen });
+          }}
+          data={QUEUE_ASSIGNEES.map((value) => ({ value, label: ASSIGNEE_LABELS[value] }))}
+          style={{ alignSelf: 'flex-start' }}
+        />
+      ) : null}
       <Filters queue={queue} update={update} />
       <Tabs
         value={queue.due}
