@@ -41,6 +41,8 @@ export function rangeOf(window: ReviewWindow, today: string): ReviewDateRange {
       return {};
     case 'undated':
       return { undated: true };
+    case 'responded':
+      return { responded: true };
   }
 }
 
@@ -143,7 +145,10 @@ export async function reviewQueuePage(
     message: '',
     data: items,
     nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
-    counts: await windowCounts(today, filter),
+    counts: {
+      ...(await windowCounts(today, filter)),
+      responded: await reviewsRepository(db).respondedCount(filter),
+    },
     today,
   };
 }
