@@ -309,7 +309,9 @@ describe('POST /api/webhooks/kyc: what it does', () => {
       }),
     );
     const elapsed = performance.now() - started;
-    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)).toEqual(
+      [],
+    );
     expect(
       answers.filter(
         (answer) => answer.body.data && (answer.body.data as { stored: boolean }).stored,
