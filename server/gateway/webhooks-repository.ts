@@ -7,6 +7,15 @@ export type RelayedRequestRow = Selectable<RelayedClientUpdateTable>;
 /** The only place with SQL for the identity service's webhook events and the states they move. */
 export function webhooksRepository(db: Db) {
   return {
+    async isStored(eventId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhook_events')
+        .select('event_id')
+        .where('event_id', '=', eventId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Stores the event unless its id is known; true when this call stored it. */
     async storeEvent(row: WebhookEventTable): Promise<boolean> {
       const stored = await db

@@ -146,42 +146,46 @@ export function registerWebhooks(app: FastifyInstance, options: WebhookOptions):
         }
         const entityId = entityIdOf(event.data) ?? null;
         const at = receivedAt.toISOString();
+        // A retry of a stored event is answered without queueing for the write lock.
+        const known = await webhooksRepository(db).isStored(event.id);
         // One transaction, under the write lock both engines take: stored, moved and audited once.
-        const outcome = await db.transaction().execute(async (trx) => {
-          const repository = webhooksRepository(trx);
-          const open = entityId ? await repository.openRequestOf(entityId, at) : undefined;
-          const stored = await repository.storeEvent({
-            event_id: event.id,
-            event: event.event,
-            event_type: event.eventType,
-            entity_id: entityId,
-            created_at: event.creationTimeUtc,
-            received_at: at,
-            request_id: open?.request_id ?? null,
-          });
-          if (!stored) return { stored: false, submittedRequestId: null };
-          const moved = open ? await repository.markSubmitted(open.position, at) : false;
-          const submittedRequestId = moved && open ? open.request_id : null;
-          const common = {
-            actor: WEBHOOK_ACTOR,
-            entityId,
-            requestId: request.id,
-            clientAddress: request.ip,
-          };
-          await app.auditTrail.recordIn(trx, {
-            ...common,
-            action: 'webhook.receive',
-            detail: { eventId: event.id, event: event.event, eventType: event.eventType },
-          });
-          if (submittedRequestId) {
-            await app.auditTrail.recordIn(trx, {
-              ...common,
-              action: 'client-update.submit',
-              detail: { requestId: submittedRequestId, eventId: event.id, via: 'webhook' },
+        const outcome = known
+          ? { stored: false, submittedRequestId: null }
+          : await db.transaction().execute(async (trx) => {
+              const repository = webhooksRepository(trx);
+              const open = entityId ? await repository.openRequestOf(entityId, at) : undefined;
+              const stored = await repository.storeEvent({
+                event_id: event.id,
+                event: event.event,
+                event_type: event.eventType,
+                entity_id: entityId,
+                created_at: event.creationTimeUtc,
+                received_at: at,
+                request_id: open?.request_id ?? null,
+              });
+              if (!stored) return { stored: false, submittedRequestId: null };
+              const moved = open ? await repository.markSubmitted(open.position, at) : false;
+              const submittedRequestId = moved && open ? open.request_id : null;
+              const common = {
+                actor: WEBHOOK_ACTOR,
+                entityId,
+                requestId: request.id,
+                clientAddress: request.ip,
+              };
+              await app.auditTrail.recordIn(trx, {
+                ...common,
+                action: 'webhook.receive',
+                detail: { eventId: event.id, event: event.event, eventType: event.eventType },
+              });
+              if (submittedRequestId) {
+                await app.auditTrail.recordIn(trx, {
+                  ...common,
+                  action: 'client-update.submit',
+                  detail: { requestId: submittedRequestId, eventId: event.id, via: 'webhook' },
+                });
+              }
+              return { stored: true, submittedRequestId };
             });
-          }
-          return { stored: true, submittedRequestId };
-        });
         markRecorded(request);
         return {
           code: 200,
