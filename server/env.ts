@@ -60,6 +60,17 @@ const documentKey = (name: string) =>
     )
     .transform((value) => (value === undefined ? undefined : Buffer.from(value, 'base64')));
 
+/** A shared secret of the identity service's webhooks: long enough not to be guessed. */
+const webhookSecret = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .refine(
+      (value) => value === undefined || value.length >= 32,
+      `${name} must be at least 32 characters (openssl rand -hex 32 prints one).`,
+    );
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'PORT must be a port number from 0 to 65535.' })
@@ -148,6 +159,8 @@ const envSchema = z.object({
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1.')
     .max(36_525, 'AUDIT_RETENTION_DAYS must be at most 36525 (a hundred years).')
     .default(AUDIT_RETENTION_DEFAULT_DAYS),
+  WEBHOOK_SECRET: webhookSecret('WEBHOOK_SECRET'),
+  WEBHOOK_SECRET_PREVIOUS: webhookSecret('WEBHOOK_SECRET_PREVIOUS'),
   DOCUMENT_KEY: documentKey('DOCUMENT_KEY'),
   DOCUMENT_KEY_PREVIOUS: documentKey('DOCUMENT_KEY_PREVIOUS'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -181,6 +194,11 @@ export type Config = {
   documentKey: Buffer | undefined;
   /** The master key before a rotation (DOCUMENT_KEY_PREVIOUS): still unwraps, never wraps. */
   documentKeyPrevious: Buffer | undefined;
+  /**
+   * Gateway mode: secrets that authenticate the identity service's webhooks, WEBHOOK_SECRET first,
+   * then WEBHOOK_SECRET_PREVIOUS during a rotation; empty: POST /api/webhooks/kyc does not exist.
+   */
+  webhookSecrets: string[];
   /** Where the built console lives; absent in tests that need only the API. */
   staticDir: string | undefined;
 };
@@ -193,6 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Configuration error: ${problems.join(' ')}`);
   }
   const e = parsed.data;
+  if (e.WEBHOOK_SECRET_PREVIOUS && !e.WEBHOOK_SECRET) {
+    throw new Error(
+      'Configuration error: WEBHOOK_SECRET_PREVIOUS is only read beside WEBHOOK_SECRET, the new secret.',
+    );
+  }
   if (e.KYC_UPSTREAM_URL && !e.KYC_UPSTREAM_API_KEY) {
     throw new Error(
       'Configuration error: KYC_UPSTREAM_API_KEY must be set when KYC_UPSTREAM_URL is set.',
@@ -223,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     fourEyes: e.FOUR_EYES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    webhookSecrets: e.WEBHOOK_SECRET
+      ? [e.WEBHOOK_SECRET, ...(e.WEBHOOK_SECRET_PREVIOUS ? [e.WEBHOOK_SECRET_PREVIOUS] : [])]
+      : [],
     documentKey: e.DOCUMENT_KEY,
     documentKeyPrevious: e.DOCUMENT_KEY_PREVIOUS,
     staticDir: path.resolve('dist'),

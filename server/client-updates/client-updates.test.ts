@@ -8,10 +8,13 @@ import {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
+  clientUpdateRecordResponseSchema,
   type ClientUpdateRequest,
 } from '../../src/contract/client-updates.ts';
+import { auditEventPageSchema } from '../../src/contract/audit.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import { readMime } from '../testing/read-mime.ts';
+import { clientUpdatesRepository } from './repository.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
 
@@ -563,7 +566,9 @@ describe.skipIf(testMode === 'gateway')('sending a failed request again (embedde
       const stillDown = await server.request(resendPath, { method: 'POST' });
       expect(stillDown.status).toBe(502);
       expect(errorOf(stillDown).message).toMatch(/Try again later/);
-      expect(await historyOf(server, legalEntityId)).toMatchObject([{ status: 'failed' }]);
+      expect(await historyOf(server, legalEntityId)).toMatchObject([
+        { status: 'failed', state: 'failed', expiresAt: null },
+      ]);
 
       behaviour.rejectData = undefined;
       const resent = await server.request(resendPath, { method: 'POST' });
@@ -673,4 +678,97 @@ describe('client updates without SMTP_URL', () => {
       primaryContactId,
     ]);
   });
+});
+
+describe('request states', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { MAIL_FROM, PORTAL_DOMAIN, PORTAL_DOMAINS } });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function sentRequest() {
+    const { legalEntityId, primaryContactId } = await insertLegalEntity(server.app.services.db);
+    const response = await postJson(
+      server,
+      requestPath(legalEntityId),
+      validBody(primaryContactId),
+    );
+    expect(response.status).toBe(202);
+    const { requestId } = clientUpdateAcceptedResponseSchema.parse(response.body).data;
+    return { legalEntityId, requestId };
+  }
+
+  const reviewPath = (entityId: string, requestId: string) =>
+    `/api/v2/entities/legal-entities/${entityId}/client-update-requests/${requestId}/review`;
+
+  it('shows a delivered request as sent, with the time its link lapses', async () => {
+    const { legalEntityId, requestId } = await sentRequest();
+    const [record] = await historyOf(server, legalEntityId);
+    expect(record).toMatchObject({
+      requestId,
+      status: 'sent',
+      state: 'sent',
+      openedAt: null,
+      submittedAt: null,
+      reviewedAt: null,
+      reviewedBy: null,
+    });
+    expect(Date.parse(record?.expiresAt ?? '') - Date.parse(record?.sentAt ?? '')).toBe(
+      7 * 86_400_000,
+    );
+  });
+
+  it('refuses to mark reviewed a request the client has not answered (409), and changes nothing', async () => {
+    const { legalEntityId, requestId } = await sentRequest();
+    const response = await server.request(reviewPath(legalEntityId, requestId), { method: 'POST' });
+    expect(response.status).toBe(409);
+    expect(errorOf(response).message).toBe(
+      'Only a submitted response can be marked reviewed; this request is sent.',
+    );
+    expect((await historyOf(server, legalEntityId))[0]?.state).toBe('sent');
+    const unknown = await server.request(reviewPath(legalEntityId, crypto.randomUUID()), {
+      method: 'POST',
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it.skipIf(testMode === 'gateway')(
+    'marks a submitted response reviewed once, with who and when, in the entity’s activity',
+    async () => {
+      const { legalEntityId, requestId } = await sentRequest();
+      const repository = clientUpdatesRepository(server.app.services.db);
+      const at = new Date().toISOString();
+      expect(await repository.markOpened(requestId, at)).toBe(true);
+      expect(await repository.markOpened(requestId, at)).toBe(false);
+      expect((await historyOf(server, legalEntityId))[0]).toMatchObject({
+        state: 'opened',
+        openedAt: at,
+      });
+      expect(await repository.markSubmitted(requestId, at)).toBe(true);
+      expect((await historyOf(server, legalEntityId))[0]).toMatchObject({
+        state: 'submitted',
+        submittedAt: at,
+      });
+
+      const first = await server.request(reviewPath(legalEntityId, requestId), { method: 'POST' });
+      expect(first.status).toBe(200);
+      const reviewed = clientUpdateRecordResponseSchema.parse(first.body).data;
+      expect(reviewed).toMatchObject({ state: 'reviewed', reviewedBy: server.account.username });
+      expect(reviewed.reviewedAt).not.toBeNull();
+      const again = await server.request(reviewPath(legalEntityId, requestId), { method: 'POST' });
+      expect(clientUpdateRecordResponseSchema.parse(again.body).data).toEqual(reviewed);
+
+      const activity = await server.request(
+        `/api/v2/entities/${legalEntityId}/audit-events?kind=changes`,
+      );
+      const reviews = auditEventPageSchema
+        .parse(activity.body)
+        .data.filter((event) => event.action === 'client-update.review');
+      expect(reviews.map((event) => event.detail.changed)).toEqual([false, true]);
+    },
+  );
 });

@@ -76,13 +76,54 @@ export function clientUpdatesRepository(db: Db) {
     /** Records the outcome of sending a failed request again. */
     async updateDelivery(
       requestId: string,
-      delivery: { status: 'sent' | 'failed'; error: string | null; sent_at: string | null },
+      delivery: {
+        status: 'sent' | 'failed';
+        state: 'sent' | 'failed';
+        error: string | null;
+        sent_at: string | null;
+        expires_at: string | null;
+      },
     ): Promise<void> {
       await db
         .updateTable('client_update_requests')
         .set(delivery)
         .where('id', '=', requestId)
         .execute();
+    },
+
+    /** `sent` → `opened`, the first time the client opens a link that still works; true if it moved. */
+    async markOpened(requestId: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('client_update_requests')
+        .set({ state: 'opened', opened_at: at })
+        .where('id', '=', requestId)
+        .where('state', '=', 'sent')
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** `sent` or `opened` → `submitted` while the link works: the client answered; true if it moved. */
+    async markSubmitted(requestId: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('client_update_requests')
+        .set({ state: 'submitted', submitted_at: at })
+        .where('id', '=', requestId)
+        .where('state', 'in', ['sent', 'opened'])
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** `submitted` → `reviewed`; true if it moved (a second reviewer's click changes nothing). */
+    async markReviewed(requestId: string, by: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('client_update_requests')
+        .set({ state: 'reviewed', reviewed_at: at, reviewed_by: by })
+        .where('id', '=', requestId)
+        .where('state', '=', 'submitted')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     listRequests(entityId: string): Promise<ClientUpdateRequestRow[]> {

@@ -4,6 +4,7 @@ import {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
+  clientUpdateRecordResponseSchema,
   clientUpdateRequestSchema,
 } from '../../src/contract/client-updates.ts';
 import { idSchema } from '../../src/contract/common.ts';
@@ -65,7 +66,8 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       method: 'GET',
       url: '/entities/legal-entities/:id/client-update-requests',
       summary: 'List the client-update requests of a legal entity',
-      description: 'Every request, delivered (`sent`) or not (`failed`), newest first.',
+      description:
+        'Every request, newest first. `status` is the delivery (`sent` or `failed`); `state` where the request stands: `sent` → `opened` (the client opened the link, `openedAt`) → `submitted` (the client answered, `submittedAt`) → `reviewed` (`reviewedAt`, `reviewedBy`), or `failed` (never delivered) or `expired` (the link lapsed at `expiresAt` unanswered).',
       tag: TAG,
       auth: 'caller',
       roles: READERS,
@@ -106,6 +108,36 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
     ({ params, request, audit }) =>
       service.resend(params.id, params.requestId, {
         log: request.log,
+        describe: (detail) => audit.describe(detail),
+      }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/review',
+      summary: "Mark a client's response reviewed",
+      description:
+        'Closes a `submitted` request: its state becomes `reviewed`, with `reviewedAt` and `reviewedBy` (the caller). No body. A request already reviewed is answered as it stands; any other state (`sent`, `opened`, `failed`, `expired`) is 409. Audited as `client-update.review`.',
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      response: {
+        status: 200,
+        schema: clientUpdateRecordResponseSchema,
+        description: 'The request, now reviewed',
+      },
+      errors: [404, 409],
+      audit: {
+        action: 'client-update.review',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+      },
+    },
+    ({ params, request, audit }) =>
+      service.markReviewed(params.id, params.requestId, {
+        reviewedBy: callerOf(request).username,
         describe: (detail) => audit.describe(detail),
       }),
   );

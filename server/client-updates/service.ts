@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
 import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
+import { linkExpiryOf, stateAt } from './states.ts';
 import {
   clientUpdatesRepository,
   type ClientUpdateRequestRow,
@@ -30,7 +31,7 @@ function fullName(person: LinkedPerson): string {
     .join(' ');
 }
 
-function toRecord(row: ClientUpdateRequestRow): ClientUpdateRecord {
+function toRecord(row: ClientUpdateRequestRow, now: Date): ClientUpdateRecord {
   return {
     requestId: row.id,
     entityId: row.entity_id,
@@ -45,11 +46,29 @@ function toRecord(row: ClientUpdateRequestRow): ClientUpdateRecord {
     requestedByName: row.requested_by_name,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    state: stateAt(row.state, row.expires_at, now),
+    openedAt: row.opened_at,
+    submittedAt: row.submitted_at,
+    reviewedAt: row.reviewed_at,
+    reviewedBy: row.reviewed_by,
+    expiresAt: row.expires_at,
   };
 }
 
 function unknownLegalEntity(entityId: string): ApiError {
   return new ApiError(404, `No legal entity with id ${entityId}.`);
+}
+
+function unknownRequest(requestId: string): ApiError {
+  return new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
+}
+
+/** Only a response that arrived can be reviewed. */
+export function notSubmitted(state: string): ApiError {
+  return new ApiError(
+    409,
+    `Only a submitted response can be marked reviewed; this request is ${state}.`,
+  );
 }
 
 export function clientUpdateService(services: AppServices, mailer: Mailer) {
@@ -172,6 +191,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         await repository.insertRequest({
           ...record,
           status: 'failed',
+          state: 'failed',
           error: delivery,
           sent_at: null,
         });
@@ -186,7 +206,14 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       }
 
       const sentAt = services.now().toISOString();
-      await repository.insertRequest({ ...record, status: 'sent', error: null, sent_at: sentAt });
+      await repository.insertRequest({
+        ...record,
+        status: 'sent',
+        state: 'sent',
+        error: null,
+        sent_at: sentAt,
+        expires_at: linkExpiryOf(sentAt),
+      });
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
 
@@ -201,8 +228,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     ): Promise<ClientUpdateAccepted> {
       if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
       const row = await repository.findRequest(entityId, requestId);
-      if (!row)
-        throw new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
+      if (!row) throw unknownRequest(requestId);
       if (row.status === 'sent' && row.sent_at) {
         return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
       }
@@ -235,8 +261,10 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
         await repository.updateDelivery(requestId, {
           status: 'failed',
+          state: 'failed',
           error: delivery,
           sent_at: null,
+          expires_at: null,
         });
         context.log.warn(
           { requestId, entityId, via: mailer.via },
@@ -250,14 +278,43 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         resending.delete(requestId);
       }
       const sentAt = services.now().toISOString();
-      await repository.updateDelivery(requestId, { status: 'sent', error: null, sent_at: sentAt });
+      await repository.updateDelivery(requestId, {
+        status: 'sent',
+        state: 'sent',
+        error: null,
+        sent_at: sentAt,
+        expires_at: linkExpiryOf(sentAt),
+      });
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
 
     async history(entityId: string): Promise<ClientUpdateRecord[]> {
       if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
       const rows = await repository.listRequests(entityId);
-      return rows.map(toRecord);
+      const now = services.now();
+      return rows.map((row) => toRecord(row, now));
+    },
+
+    /**
+     * Closes a submitted response: `reviewed`, with who and when. A request already reviewed is
+     * answered as it stands (a second click changes nothing); any other state is 409.
+     */
+    async markReviewed(
+      entityId: string,
+      requestId: string,
+      context: { reviewedBy: string; describe?: (detail: Record<string, unknown>) => void },
+    ): Promise<ClientUpdateRecord> {
+      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+      const before = await repository.findRequest(entityId, requestId);
+      if (!before) throw unknownRequest(requestId);
+      const now = services.now();
+      const moved = await repository.markReviewed(requestId, context.reviewedBy, now.toISOString());
+      const after = moved ? await repository.findRequest(entityId, requestId) : before;
+      if (!after) throw unknownRequest(requestId);
+      const record = toRecord(after, now);
+      context.describe?.({ requestId, state: record.state, changed: moved });
+      if (record.state !== 'reviewed') throw notSubmitted(record.state);
+      return record;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ClientUpdateState } from '../../src/contract/client-updates.ts';
 
 /** Columns shared by every entity, natural person or legal entity. */
 export interface EntityTable {
@@ -184,6 +185,13 @@ export interface ClientUpdateRequestTable {
   requested_by: string;
   created_at: string;
   sent_at: string | null;
+  /** Where the request stands (0027); `expired` is also read from expires_at (service). */
+  state: Generated<ClientUpdateState>;
+  opened_at: Generated<string | null>;
+  submitted_at: Generated<string | null>;
+  reviewed_at: Generated<string | null>;
+  reviewed_by: Generated<string | null>;
+  expires_at: Generated<string | null>;
 }
 
 /** A client-update request the gateway forwarded to the identity service, and its outcome. */
@@ -201,6 +209,26 @@ export interface RelayedClientUpdateTable {
   requested_by: string;
   created_at: string;
   sent_at: string | null;
+  /** Where the request stands (0027); `expired` is also read from expires_at (service). */
+  state: Generated<ClientUpdateState>;
+  opened_at: Generated<string | null>;
+  submitted_at: Generated<string | null>;
+  reviewed_at: Generated<string | null>;
+  reviewed_by: Generated<string | null>;
+  expires_at: Generated<string | null>;
+}
+
+/** Gateway mode: one event of the identity service's webhooks, stored once by its id (0027). */
+export interface WebhookEventTable {
+  event_id: string;
+  event: string;
+  event_type: string;
+  entity_id: string | null;
+  /** The event's own creationTimeUtc, as sent. */
+  created_at: string;
+  received_at: string;
+  /** The relayed request this event moved to `submitted`, if any. */
+  request_id: string | null;
 }
 
 /**
@@ -330,6 +358,7 @@ export interface Database {
   person_reviews: PersonReviewTable;
   notes: NoteTable;
   gateway_notes: NoteTable;
+  webhook_events: WebhookEventTable;
 }
 
 /** Rows as their writers build them; the entities repository adds the search columns. */

@@ -224,6 +224,13 @@ describe('request history kept by the gateway', () => {
       requestedByName: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
       sentAt: '2026-03-01T10:00:00Z',
+      // The link lapsed seven days after the service sent it, long before this test ran.
+      state: 'expired',
+      openedAt: null,
+      submittedAt: null,
+      reviewedAt: null,
+      reviewedBy: null,
+      expiresAt: '2026-03-08T10:00:00.000Z',
     });
   });
 
@@ -256,6 +263,8 @@ describe('request history kept by the gateway', () => {
     expect(errorEnvelopeSchema.parse(response.body).message).toBe(refusal);
     const [record] = await historyOf(entityId);
     expect(record).toMatchObject({
+      state: 'failed',
+      expiresAt: null,
       status: 'failed',
       error: refusal,
       sentAt: null,

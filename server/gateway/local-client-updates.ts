@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
 import { ACTORS, requireRole } from '../auth/caller.ts';
 import { Readable } from 'node:stream';
-import { actorOf } from '../audit/audit-trail.ts';
+import { actorOf, requestPartOf } from '../audit/audit-trail.ts';
+import { markRecorded } from '../audit/refusals.ts';
+import { notSubmitted } from '../client-updates/service.ts';
+import { linkExpiryOf, stateAt } from '../client-updates/states.ts';
+import { webhooksRepository } from './webhooks-repository.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -34,6 +38,7 @@ export interface LocalClientUpdatesOptions {
 }
 
 const legalEntityParamsSchema = z.object({ id: idSchema });
+const requestParamsSchema = z.object({ id: idSchema, requestId: idSchema });
 
 /** What the identity service answered, read whole. */
 interface UpstreamAnswer {
@@ -42,7 +47,7 @@ interface UpstreamAnswer {
   message: string | undefined;
 }
 
-function toRecord(row: RelayedClientUpdateRow): ClientUpdateRecord {
+function toRecord(row: RelayedClientUpdateRow, now: Date): ClientUpdateRecord {
   return {
     requestId: row.request_id,
     entityId: row.entity_id,
@@ -58,6 +63,13 @@ function toRecord(row: RelayedClientUpdateRow): ClientUpdateRecord {
     requestedByName: null,
     createdAt: row.created_at,
     sentAt: row.sent_at,
+    state: stateAt(row.state, row.expires_at, now),
+    // The identity service reports no link opening; a webhook moves a request to submitted.
+    openedAt: row.opened_at,
+    submittedAt: row.submitted_at,
+    reviewedAt: row.reviewed_at,
+    reviewedBy: row.reviewed_by,
+    expiresAt: row.expires_at,
   };
 }
 
@@ -80,6 +92,7 @@ export function registerLocalClientUpdates(
 ): void {
   const { config, db, client, redactor, requireValidToken, now } = options;
   const repository = gatewayRecordsRepository(db);
+  const responses = webhooksRepository(db);
   const allowedDomains = [
     ...new Set([config.portalDomain, ...config.portalDomains].map((host) => host.toLowerCase())),
   ];
@@ -168,7 +181,47 @@ export function registerLocalClientUpdates(
         }
         if (answer.status < 200 || answer.status >= 300) return sendError(reply, answer);
         const rows = await repository.listRelayedRequests(id);
-        return { code: 200, status: 'success', message: '', data: rows.map(toRecord) };
+        const at = now();
+        return {
+          code: 200,
+          status: 'success',
+          message: '',
+          data: rows.map((row) => toRecord(row, at)),
+        };
+      },
+    );
+
+    // As in embedded mode (client-updates/routes.ts): a submitted response closed by a reviewer.
+    scope.post(
+      '/api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review',
+      { config: { refusalAction: 'client-update.review' } },
+      async (request) => {
+        requireRole(request, ACTORS);
+        const { id, requestId } = parseOrThrow(
+          requestParamsSchema,
+          request.params,
+          'path parameter',
+        );
+        const before = await responses.findRelayedRequest(id, requestId);
+        if (!before) {
+          throw new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
+        }
+        const at = now();
+        const reviewer = actorOf(request);
+        const moved = await responses.markReviewed(before.position, reviewer, at.toISOString());
+        const after =
+          (moved ? await responses.findRelayedRequest(id, requestId) : before) ?? before;
+        const record = toRecord(after, at);
+        // A 409 is recorded by refusal-audit.ts, as every refused control is.
+        if (record.state !== 'reviewed') throw notSubmitted(record.state);
+        await app.auditTrail.record({
+          ...requestPartOf(request),
+          action: 'client-update.review',
+          entityId: id,
+          detail: { requestId, state: record.state, changed: moved },
+        });
+        markRecorded(request);
+        return { code: 200, status: 'success', message: '', data: record };
       },
     );
 
@@ -201,6 +254,7 @@ export function registerLocalClientUpdates(
               request_id: crypto.randomUUID(),
               recipient_email: '',
               status: 'failed',
+              state: 'failed',
               error,
               sent_at: null,
             });
@@ -219,13 +273,16 @@ export function registerLocalClientUpdates(
             throw error;
           }
           if (answer.status >= 200 && answer.status < 300) {
+            const sentAt = dataField(answer.value, 'sentAt') ?? now().toISOString();
             await repository.insertRelayedRequest({
               ...record,
               request_id: dataField(answer.value, 'requestId') ?? crypto.randomUUID(),
               recipient_email: dataField(answer.value, 'recipientEmail') ?? '',
               status: 'sent',
+              state: 'sent',
               error: null,
-              sent_at: dataField(answer.value, 'sentAt') ?? now().toISOString(),
+              sent_at: sentAt,
+              expires_at: linkExpiryOf(sentAt),
             });
             return reply.code(answer.status).send(answer.value);
           }

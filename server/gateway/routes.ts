@@ -24,6 +24,7 @@ import { createRedactor } from './redaction.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
+import { registerWebhooks } from './webhooks.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
 import { tokenHashOf, ValidTokenCache, type TokenHolder } from './token-cache.ts';
 import {
@@ -383,6 +384,7 @@ function registerGatewayRoutes(
     requireValidToken: requireCallerToken,
     now,
   });
+  registerWebhooks(app, { secrets: config.webhookSecrets, db, now });
   registerLocalNotes(app, {
     upstream,
     db,

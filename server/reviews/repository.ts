@@ -10,6 +10,8 @@ export interface ReviewDateRange {
   from?: string;
   to?: string;
   undated?: true;
+  /** Instead of dates: legal entities with a submitted, unreviewed client response. */
+  responded?: true;
 }
 
 export interface ReviewQueueFilter {
@@ -50,7 +52,20 @@ export interface ReviewWindowCounts {
   all: number;
 }
 
+/** Legal entities with a client-update request in state `submitted` (0027's state index). */
+function respondedIds(eb: Entities) {
+  return eb
+    .selectFrom('client_update_requests')
+    .select('client_update_requests.entity_id')
+    .where('client_update_requests.state', '=', 'submitted');
+}
+
 type Entities = ExpressionBuilder<Database, 'entities'>;
+
+/** Undated and responded entities have no date to order by: by id alone. */
+function byIdOnly(range: ReviewDateRange): boolean {
+  return range.undated === true || range.responded === true;
+}
 
 /**
  * The window and the filters, every column one of the entities_review_queue indexes (0011), or
@@ -59,7 +74,9 @@ type Entities = ExpressionBuilder<Database, 'entities'>;
  */
 function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter) {
   return eb.and([
-    eb('entities.next_kyc_review', range.undated ? 'is' : 'is not', null),
+    range.responded
+      ? eb('entities.id', 'in', respondedIds(eb))
+      : eb('entities.next_kyc_review', range.undated ? 'is' : 'is not', null),
     ...(range.from === undefined ? [] : [eb('entities.next_kyc_review', '>=', range.from)]),
     ...(range.to === undefined ? [] : [eb('entities.next_kyc_review', '<=', range.to)]),
     ...(filter.kind === undefined ? [] : [eb('entities.kind', '=', filter.kind)]),
@@ -100,10 +117,10 @@ export function reviewsRepository(db: Db) {
             'natural_persons.last_name',
           ])
           .where((eb) => inQueue(eb, range, filter))
-          .$if(after !== undefined && range.undated === true, (query) =>
+          .$if(after !== undefined && byIdOnly(range), (query) =>
             query.where('entities.id', '>', after?.id ?? ''),
           )
-          .$if(after !== undefined && range.undated !== true, (query) =>
+          .$if(after !== undefined && !byIdOnly(range), (query) =>
             query.where((eb) =>
               eb(
                 eb.refTuple('entities.next_kyc_review', 'entities.id'),
@@ -113,7 +130,7 @@ export function reviewsRepository(db: Db) {
             ),
           )
           // Undated entities have no date to order by: by id alone, as their index holds them.
-          .$if(range.undated !== true, (query) => query.orderBy('entities.next_kyc_review'))
+          .$if(!byIdOnly(range), (query) => query.orderBy('entities.next_kyc_review'))
           .orderBy('entities.id')
           .limit(limit)
       );
@@ -203,6 +220,16 @@ export function reviewsRepository(db: Db) {
         countOf(windows.undated).as('undated'),
         countOf(windows.all).as('all'),
       ]);
+    },
+
+    /** Entities of the filters with a client response waiting; not kept, as responses are no entity data. */
+    async respondedCount(filter: ReviewQueueFilter): Promise<number> {
+      const row = await db
+        .selectFrom('entities')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where((eb) => inQueue(eb, { responded: true }, filter))
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
     },
 
     /** Entities of the filters in each window. */

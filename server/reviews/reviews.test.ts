@@ -238,7 +238,14 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     const all = await queue('?due=undated&type=legal-entities&country=NZ');
     expect(all.data.map((item) => item.entityId)).toEqual([...undated].sort());
     expect(all.data.every((item) => item.nextReviewDate === null)).toBe(true);
-    expect(all.counts).toEqual({ overdue: 0, due7: 0, due30: 0, undated: 3, all: 0 });
+    expect(all.counts).toEqual({
+      overdue: 0,
+      due7: 0,
+      due30: 0,
+      undated: 3,
+      all: 0,
+      responded: 0,
+    });
     expect((await queue('?due=undated&type=legal-entities')).counts.undated).toBe(before + 3);
     expect((await queue('?due=all')).data.map((item) => item.entityId)).toEqual([dated]);
 
@@ -250,6 +257,52 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     );
     expect([...first.data, ...rest.data].map((item) => item.entityId)).toEqual([...undated].sort());
     expect(rest.nextCursor).toBeNull();
+  });
+
+  it('lists legal entities with a submitted client response in the responded window until reviewed', async () => {
+    const answered = await legalEntityDue({ date: '2026-07-01', country: 'IS' });
+    const waiting = await legalEntityDue({ date: '2026-07-02', country: 'IS' });
+    const request = async (entityId: string, state: 'sent' | 'submitted') => {
+      const id = crypto.randomUUID();
+      await db
+        .insertInto('client_update_requests')
+        .values({
+          id,
+          entity_id: entityId,
+          recipient_id: 'person',
+          recipient_email: 'client@example.com',
+          config_id: 1,
+          subject: 'Your details',
+          message: 'Please check them.',
+          domain: 'portal.kyc-desk.local',
+          status: 'sent',
+          state,
+          requested_by: 'demo',
+          created_at: clock.toISOString(),
+          sent_at: clock.toISOString(),
+          expires_at: '2026-06-17T12:00:00.000Z',
+          ...(state === 'submitted' ? { submitted_at: clock.toISOString() } : {}),
+        })
+        .execute();
+      return id;
+    };
+    const submitted = await request(answered, 'submitted');
+    await request(waiting, 'sent');
+    const page = await queue('?due=responded&country=IS');
+    expect(page.data.map((item) => item.entityId)).toEqual([answered]);
+    expect(page.counts.responded).toBe(1);
+    // Another window's counts carry it too; a filter applies to it as to the others.
+    expect((await queue('?due=overdue&country=IS')).counts.responded).toBe(1);
+    expect((await queue('?due=overdue&country=FR')).counts.responded).toBe(0);
+
+    const reviewed = await server.request(
+      `/api/v2/entities/legal-entities/${answered}/client-update-requests/${submitted}/review`,
+      { method: 'POST' },
+    );
+    expect(reviewed.status, reviewed.text).toBe(200);
+    const after = await queue('?due=responded&country=IS');
+    expect(after.data).toEqual([]);
+    expect(after.counts.responded).toBe(0);
   });
 
   it('leaves out entities without a next review date', async () => {

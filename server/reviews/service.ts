@@ -43,6 +43,8 @@ export function rangeOf(window: ReviewWindow, today: string): ReviewDateRange {
       return {};
     case 'undated':
       return { undated: true };
+    case 'responded':
+      return { responded: true };
   }
 }
 
@@ -159,7 +161,10 @@ export async function reviewQueuePage(
     message: '',
     data: items,
     nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
-    counts: await windowCounts(today, filter),
+    counts: {
+      ...(await windowCounts(today, filter)),
+      responded: await reviewsRepository(db).respondedCount(filter),
+    },
     today,
   };
 }

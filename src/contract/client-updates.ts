@@ -55,7 +55,22 @@ export const clientUpdateConfigListResponseSchema = envelopeSchema(
   z.array(clientUpdateConfigSchema),
 ).extend({ allowedDomains: z.array(z.string()).optional() });
 
+/** Delivery of the e-mail: handed to the mail server (or the identity service), or not. */
 export const CLIENT_UPDATE_STATUSES = ['sent', 'failed'] as const;
+
+/**
+ * Where a request stands (decisions.md "Client responses"): `sent` → `opened` → `submitted` →
+ * `reviewed`, or `failed` (never delivered) / `expired` (the link lapsed unanswered).
+ */
+export const CLIENT_UPDATE_STATES = [
+  'sent',
+  'opened',
+  'submitted',
+  'reviewed',
+  'failed',
+  'expired',
+] as const;
+export type ClientUpdateState = (typeof CLIENT_UPDATE_STATES)[number];
 
 export const clientUpdateRecordSchema = z.object({
   requestId: z.string(),
@@ -72,6 +87,17 @@ export const clientUpdateRecordSchema = z.object({
   requestedByName: z.string().nullable().optional(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  state: z.enum(CLIENT_UPDATE_STATES),
+  /** When the client first opened the link; null until then. */
+  openedAt: z.string().nullable(),
+  /** When the client's answer arrived (portal submission, or the identity service's webhook). */
+  submittedAt: z.string().nullable(),
+  /** When a reviewer marked the answer reviewed, and who. */
+  reviewedAt: z.string().nullable(),
+  reviewedBy: z.string().nullable(),
+  /** When the link stops working; null for a request never delivered. */
+  expiresAt: z.string().nullable(),
 });
 export type ClientUpdateRecord = z.infer<typeof clientUpdateRecordSchema>;
 export const clientUpdateHistoryResponseSchema = envelopeSchema(z.array(clientUpdateRecordSchema));
+export const clientUpdateRecordResponseSchema = envelopeSchema(clientUpdateRecordSchema);

@@ -6,11 +6,12 @@ import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
 /**
  * Windows of the review queue (docs/reviews.md), against today's UTC date: `overdue` before
  * today; `7d` and `30d` from today to 7 or 30 days ahead, both ends included, overdue excluded;
- * `all` every entity with a next review date; `undated` every entity without one.
+ * `all` every entity with a next review date; `undated` every entity without one; `responded`
+ * every legal entity with a client's response not yet reviewed (a request in state `submitted`).
  */
-export const REVIEW_WINDOWS = ['overdue', '7d', '30d', 'all', 'undated'] as const;
+export const REVIEW_WINDOWS = ['overdue', '7d', '30d', 'all', 'undated', 'responded'] as const;
 export const reviewWindowSchema = z.enum(REVIEW_WINDOWS, {
-  error: 'due must be one of overdue, 7d, 30d, all, undated.',
+  error: 'due must be one of overdue, 7d, 30d, all, undated, responded.',
 });
 export type ReviewWindow = z.infer<typeof reviewWindowSchema>;
 
@@ -67,7 +68,7 @@ export const reviewItemSchema = z.object({
   country: z.string().nullable(),
   kycStatus: z.string(),
   riskLevel: z.string(),
-  /** Null in the `undated` window only. */
+  /** Null in the `undated` window, and in `responded` for an entity without one. */
   nextReviewDate: isoDateSchema.nullable(),
   /** The reviewer working on it (a username), null while unassigned. */
   assignedUser: z.string().nullish(),
@@ -86,6 +87,11 @@ export const reviewCountsSchema = z.object({
   due30: z.number().int(),
   undated: z.number().int(),
   all: z.number().int(),
+  /**
+   * Legal entities with a submitted, unreviewed client response (the `responded` window); always
+   * sent by this server, optional for a console reading one from before client responses.
+   */
+  responded: z.number().int().optional(),
 });
 export type ReviewCounts = z.infer<typeof reviewCountsSchema>;
 

@@ -29,6 +29,7 @@ import type {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
+  clientUpdateRecordResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
 import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
@@ -74,6 +75,9 @@ export interface ApiBodies {
   >;
   'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/resend': z.input<
     typeof clientUpdateAcceptedResponseSchema
+  >;
+  'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review': z.input<
+    typeof clientUpdateRecordResponseSchema
   >;
   'POST /api/v2/entities/legal-entities/:id/verifications': z.input<
     typeof recordedVerificationResponseSchema

@@ -25,6 +25,7 @@ import * as migration0023 from './0023_next_review_from_newest_verification.ts';
 import * as migration0024 from './0024_person_reviews_and_risk_holds.ts';
 import * as migration0025 from './0025_gateway_revoked_tokens.ts';
 import * as migration0026 from './0026_entity_assignment.ts';
+import * as migration0027 from './0027_client_response_states.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0024_person_reviews_and_risk_holds', migration0024],
   ['0025_gateway_revoked_tokens', migration0025],
   ['0026_entity_assignment', migration0026],
+  ['0027_client_response_states', migration0027],
 ];

@@ -15,6 +15,9 @@ const ACTION_LABELS: Record<string, string> = {
   'document.list': 'Listed documents',
   'document.view': 'Downloaded document',
   'client-update.request': 'Requested a client update',
+  'client-update.submit': 'Client responded to an update request',
+  'client-update.review': 'Marked a client response reviewed',
+  'webhook.receive': 'Event from the identity service',
   'verification.record': 'Recorded review outcome',
   'verification.confirm': 'Confirmed review outcome',
   'verification.reject': 'Rejected review outcome',
@@ -103,6 +106,10 @@ const SENTENCES: Record<string, (event: AuditEvent) => string> = {
   'client-update.request': (event) => {
     const recipient = detailText(event, 'recipientName');
     return recipient ? `Requested a client update from ${recipient}` : 'Requested a client update';
+  },
+  'webhook.receive': (event) => {
+    const name = detailText(event, 'event') ?? detailText(event, 'eventType');
+    return name ? `Event from the identity service: ${name}` : 'Event from the identity service';
   },
   'entity.create': (event) => {
     const name = detailText(event, 'companyName');

@@ -88,6 +88,7 @@ export const WINDOW_LABELS: Record<ReviewWindow, string> = {
   '30d': 'Due in 30 days',
   all: 'All',
   undated: 'Undated',
+  responded: 'Responded',
 };
 
 /** The count of a window, where the server counts it (not for `all`). */
@@ -97,5 +98,6 @@ export function countOf(counts: ReviewCounts | undefined, window: ReviewWindow) 
   if (window === '7d') return counts.due7;
   if (window === '30d') return counts.due30;
   if (window === 'undated') return counts.undated;
+  if (window === 'responded') return counts.responded;
   return counts.all;
 }

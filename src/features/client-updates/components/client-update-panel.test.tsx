@@ -57,6 +57,12 @@ function record(overrides: Partial<ClientUpdateRecord>): ClientUpdateRecord {
     requestedBy: 'reviewer',
     createdAt: '2026-03-02T09:15:00.000Z',
     sentAt: '2026-03-02T09:15:01.000Z',
+    state: overrides.status === 'failed' ? 'failed' : 'sent',
+    openedAt: null,
+    submittedAt: null,
+    reviewedAt: null,
+    reviewedBy: null,
+    expiresAt: overrides.status === 'failed' ? null : '2026-03-09T09:15:01.000Z',
     ...overrides,
   };
 }
@@ -346,7 +352,13 @@ test('Retry sends a failed request again once per click, and the row turns Sent'
             502,
             'The mail server did not accept the message: Greeting never received',
           );
-        history[0] = { ...failed, status: 'sent', error: null, sentAt: '2026-03-02T10:00:00.000Z' };
+        history[0] = {
+          ...failed,
+          status: 'sent',
+          state: 'sent',
+          error: null,
+          sentAt: '2026-03-02T10:00:00.000Z',
+        };
         return envelope(
           {
             requestId: failed.requestId,
@@ -380,6 +392,78 @@ test('Retry sends a failed request again once per click, and the row turns Sent'
   await waitFor(() => expect(within(table).getByText('Sent')).toBeInTheDocument());
   expect(resent).toEqual([failed.requestId, failed.requestId]);
   expect(within(table).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+});
+
+test('shows each state with its times, and Mark reviewed closes a received response', async () => {
+  const history = serveEntityData();
+  const answered = record({
+    state: 'submitted',
+    openedAt: '2026-03-03T08:00:00.000Z',
+    submittedAt: '2026-03-03T08:30:00.000Z',
+  });
+  history.push(
+    answered,
+    record({ state: 'opened', openedAt: '2026-03-04T12:00:00.000Z' }),
+    record({ state: 'expired', expiresAt: '2026-03-09T09:15:01.000Z' }),
+    record({
+      state: 'reviewed',
+      submittedAt: '2026-03-01T10:00:00.000Z',
+      reviewedAt: '2026-03-01T11:00:00.000Z',
+      reviewedBy: 'grace',
+    }),
+  );
+  const reviewed: string[] = [];
+  server.use(
+    apiHandler(
+      'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review',
+      ({ params }) => {
+        reviewed.push(String(params.requestId));
+        const closed = {
+          ...answered,
+          state: 'reviewed' as const,
+          reviewedAt: '2026-03-05T09:00:00.000Z',
+          reviewedBy: 'reviewer',
+        };
+        history[0] = closed;
+        return envelope(closed);
+      },
+    ),
+  );
+  const { user } = renderPanel();
+  const table = await screen.findByRole('table', { name: 'Update requests' });
+  const rows = within(table).getAllByRole('row').slice(1);
+  expect(rows[0]).toHaveTextContent('Response received');
+  expect(rows[0]).toHaveTextContent('Answered 3 Mar 2026, 08:30 UTC');
+  expect(rows[1]).toHaveTextContent('Opened');
+  expect(rows[1]).toHaveTextContent('Link works until 9 Mar 2026, 09:15 UTC');
+  expect(rows[2]).toHaveTextContent('Expired');
+  expect(rows[2]).toHaveTextContent('Link lapsed 9 Mar 2026, 09:15 UTC');
+  expect(rows[3]).toHaveTextContent('Reviewed 1 Mar 2026, 11:00 UTC by grace');
+  // Only the received response can be marked reviewed.
+  const buttons = within(table).getAllByRole('button', { name: /Mark the response/ });
+  expect(buttons).toHaveLength(1);
+
+  await user.click(buttons[0] as HTMLElement);
+  await waitFor(() =>
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent(
+      'Reviewed 5 Mar 2026, 09:00 UTC by reviewer',
+    ),
+  );
+  expect(reviewed).toEqual([answered.requestId]);
+  expect(
+    within(table).queryByRole('button', { name: /Mark the response/ }),
+  ).not.toBeInTheDocument();
+});
+
+test('offers no Mark reviewed to a reader who may not act', async () => {
+  const history = serveEntityData();
+  history.push(record({ state: 'submitted', submittedAt: '2026-03-03T08:30:00.000Z' }));
+  renderRoute(<ClientUpdatePanel entity={entity} readOnly />);
+  const table = await screen.findByRole('table', { name: 'Update requests' });
+  expect(within(table).getByText('Response received')).toBeInTheDocument();
+  expect(
+    within(table).queryByRole('button', { name: /Mark the response/ }),
+  ).not.toBeInTheDocument();
 });
 
 test('lists a person who holds two roles once, with both roles', async () => {

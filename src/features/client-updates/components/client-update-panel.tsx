@@ -6,12 +6,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { ClientUpdateRecord } from '../../../contract/client-updates.ts';
+import type { ClientUpdateRecord, ClientUpdateState } from '../../../contract/client-updates.ts';
 import type { LegalEntity } from '../../../contract/entities.ts';
-import { formatDate } from '../../../lib/format.ts';
+import { formatDate, formatDateTime } from '../../../lib/format.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 import { useResendClientUpdate } from '../api/use-resend-client-update.ts';
+import { useMarkResponseReviewed } from '../api/use-mark-response-reviewed.ts';
 import { mailFailureMessage } from '../mail-failure.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
 import { FindRecipient } from './find-recipient.tsx';
@@ -99,6 +100,24 @@ function UpdateHistory({
 }) {
   const history = useQuery(clientUpdateQueries.history(entityId));
   const resend = useResendClientUpdate(entityId);
+  const markReviewed = useMarkResponseReviewed(entityId);
+  const [reviewFailure, setReviewFailure] = useState<string | null>(null);
+
+  function review(requestId: string) {
+    setReviewFailure(null);
+    markReviewed.mutate(requestId, {
+      onSuccess: () => {
+        notifications.show({
+          color: 'green',
+          title: 'Response reviewed',
+          message: 'The update request is closed.',
+        });
+      },
+      onError: (error) => {
+        setReviewFailure(error.message);
+      },
+    });
+  }
   const [retrying, setRetrying] = useState<string | null>(null);
   const [retryFailure, setRetryFailure] = useState<string | null>(null);
 
@@ -160,6 +179,11 @@ function UpdateHistory({
   }
   return (
     <Stack gap="xs">
+      {reviewFailure && (
+        <Alert color="red" variant="light" title="The response was not marked reviewed">
+          {reviewFailure}
+        </Alert>
+      )}
       {retryFailure && (
         <Alert color="red" variant="light" title="The update request was not sent again">
           {retryFailure}
@@ -185,6 +209,8 @@ function UpdateHistory({
                 onRetry={canResend ? () => void retry(record.requestId) : undefined}
                 retrying={retrying === record.requestId}
                 retryDisabled={retrying !== null}
+                onReview={readOnly ? undefined : () => review(record.requestId)}
+                reviewing={markReviewed.isPending && markReviewed.variables === record.requestId}
               />
             ))}
           </Table.Tbody>
@@ -200,14 +226,20 @@ function HistoryRow({
   onRetry,
   retrying,
   retryDisabled,
+  onReview,
+  reviewing,
 }: {
   record: ClientUpdateRecord;
   recipient: Recipient | undefined;
   onRetry: (() => void) | undefined;
   retrying: boolean;
   retryDisabled: boolean;
+  /** Offered on a submitted response to a reviewer who may act. */
+  onReview: (() => void) | undefined;
+  reviewing: boolean;
 }) {
   const sent = record.status === 'sent';
+  const badge = STATE_BADGES[record.state];
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
@@ -229,9 +261,22 @@ function HistoryRow({
         <Text size="sm">{record.subject}</Text>
       </Table.Td>
       <Table.Td>
-        <Badge color={sent ? 'green' : 'red'} variant="light" tt="none">
-          {sent ? 'Sent' : 'Failed'}
+        <Badge color={badge.color} variant="light" tt="none">
+          {badge.label}
         </Badge>
+        <StateTimes record={record} />
+        {record.state === 'submitted' && onReview && (
+          <Button
+            size="compact-xs"
+            variant="light"
+            mt={4}
+            onClick={onReview}
+            loading={reviewing}
+            aria-label={`Mark the response of ${record.recipientEmail} reviewed`}
+          >
+            Mark reviewed
+          </Button>
+        )}
         {!sent && (
           <Text size="xs" c="red" mt={4}>
             {mailFailureMessage(record.error)}
@@ -255,5 +300,40 @@ function HistoryRow({
         <Text size="sm">{record.requestedByName ?? record.requestedBy}</Text>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** What each state reads as; `submitted` stands out, as it waits for a reviewer. */
+const STATE_BADGES: Record<ClientUpdateState, { label: string; color: string }> = {
+  sent: { label: 'Sent', color: 'blue' },
+  opened: { label: 'Opened', color: 'cyan' },
+  submitted: { label: 'Response received', color: 'orange' },
+  reviewed: { label: 'Reviewed', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+  expired: { label: 'Expired', color: 'gray' },
+};
+
+/** Each step the request has passed, with its time: the history says when, not only where. */
+function StateTimes({ record }: { record: ClientUpdateRecord }) {
+  const lapsed = record.state === 'expired';
+  const waiting = record.state === 'sent' || record.state === 'opened';
+  const steps = [
+    record.openedAt && `Opened ${formatDateTime(record.openedAt)}`,
+    record.submittedAt && `Answered ${formatDateTime(record.submittedAt)}`,
+    record.reviewedAt &&
+      `Reviewed ${formatDateTime(record.reviewedAt)}${record.reviewedBy ? ` by ${record.reviewedBy}` : ''}`,
+    record.expiresAt &&
+      (lapsed || waiting) &&
+      `${lapsed ? 'Link lapsed' : 'Link works until'} ${formatDateTime(record.expiresAt)}`,
+  ].filter((step): step is string => Boolean(step));
+  if (steps.length === 0) return null;
+  return (
+    <Stack gap={0} mt={4}>
+      {steps.map((step) => (
+        <Text key={step} size="xs" c="dimmed">
+          {step}
+        </Text>
+      ))}
+    </Stack>
   );
 }

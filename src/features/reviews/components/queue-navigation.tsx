@@ -17,6 +17,7 @@ const IN_WINDOW: Record<ReviewWindow, string> = {
   '7d': 'due in 7 days',
   '30d': 'due in 30 days',
   undated: 'undated',
+  responded: 'with a client response',
   all: 'in the queue',
 };
 

@@ -49,6 +49,7 @@ const EMPTY_TITLES: Record<ReviewWindow, string> = {
   '30d': 'Nothing due in the next 30 days',
   all: 'No entity has a next review date',
   undated: 'Every entity has a next review date',
+  responded: 'No client response is waiting for review',
 };
 
 const CAPTIONS: Record<ReviewWindow, string> = {
@@ -57,6 +58,7 @@ const CAPTIONS: Record<ReviewWindow, string> = {
   '30d': 'Reviews due from today to 30 days ahead, soonest first',
   all: 'Every scheduled review, soonest first',
   undated: 'Entities without a next review date, by ID',
+  responded: 'Legal entities whose client answered an update request, by ID',
 };
 
 const COUNTRY_OPTIONS = COUNTRY_CODES.map((code) => ({ value: code, label: countryName(code) }))
