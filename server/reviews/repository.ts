@@ -89,6 +89,27 @@ function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter
   ]);
 }
 
+/** The columns of a queue item, a person's or a legal entity's name among them. */
+function queueRows(db: Db) {
+  return db
+    .selectFrom('entities')
+    .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+    .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+    .select([
+      'entities.id',
+      'entities.kind',
+      'entities.kyc_status',
+      'entities.risk_level',
+      'entities.country',
+      'entities.next_kyc_review',
+      'entities.assignee',
+      'legal_entities.company_name',
+      'natural_persons.first_name',
+      'natural_persons.middle_name',
+      'natural_persons.last_name',
+    ]);
+}
+
 export function reviewsRepository(db: Db) {
   return {
     /** The page query alone, exported for the query-plan tests. */
@@ -99,23 +120,7 @@ export function reviewsRepository(db: Db) {
       limit: number,
     ) {
       return (
-        db
-          .selectFrom('entities')
-          .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
-          .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
-          .select([
-            'entities.id',
-            'entities.kind',
-            'entities.kyc_status',
-            'entities.risk_level',
-            'entities.country',
-            'entities.next_kyc_review',
-            'entities.assignee',
-            'legal_entities.company_name',
-            'natural_persons.first_name',
-            'natural_persons.middle_name',
-            'natural_persons.last_name',
-          ])
+        queueRows(db)
           .where((eb) => inQueue(eb, range, filter))
           .$if(after !== undefined && byIdOnly(range), (query) =>
             query.where('entities.id', '>', after?.id ?? ''),
@@ -180,25 +185,7 @@ export function reviewsRepository(db: Db) {
 
     /** One queue row by id (the entity just taken). */
     async row(id: string): Promise<ReviewQueueRow | undefined> {
-      return db
-        .selectFrom('entities')
-        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
-        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
-        .select([
-          'entities.id',
-          'entities.kind',
-          'entities.kyc_status',
-          'entities.risk_level',
-          'entities.country',
-          'entities.next_kyc_review',
-          'entities.assignee',
-          'legal_entities.company_name',
-          'natural_persons.first_name',
-          'natural_persons.middle_name',
-          'natural_persons.last_name',
-        ])
-        .where('entities.id', '=', id)
-        .executeTakeFirst();
+      return queueRows(db).where('entities.id', '=', id).executeTakeFirst();
     },
 
     /** The counts query alone, exported for the query-plan tests. */

@@ -174,6 +174,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
       kycStatus: 'Review',
       riskLevel: 'High',
       nextReviewDate: '2026-06-01',
+      assignedUser: null,
     });
     expect(byId.get(person)).toEqual({
       entityId: person,
@@ -184,6 +185,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
       kycStatus: 'Pending',
       riskLevel: 'Medium',
       nextReviewDate: '2026-06-01',
+      assignedUser: null,
     });
   });
 
