@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
   signOutRequestSchema,
-  signOutResultSchema,
+  signOutResponseSchema,
   tokenResponseSchema,
   tokenValidResponseSchema,
 } from '../../src/contract/auth.ts';
@@ -147,7 +147,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
       body: signOutRequestSchema,
       response: {
         status: 200,
-        schema: signOutResultSchema,
+        schema: signOutResponseSchema,
         description: 'How many sessions ended',
       },
       errors: [400, 401, 415],

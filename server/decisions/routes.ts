@@ -228,6 +228,7 @@ export function registerDecisionRoutes(
           status: 200,
           schema: riskLevelChangedResponseSchema,
           description: `Applied (200), or held for a second reviewer (${RISK_CHANGE_HELD_STATUS})`,
+          otherStatuses: [RISK_CHANGE_HELD_STATUS],
         },
         errors: [400, 404, 409, 415],
         audit: {

@@ -96,6 +96,16 @@ function operationOf(spec: RouteSpec, operationId: string, browserTwin?: Browser
   const twinNote = browserTwin
     ? `Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use \`POST ${browserTwin.path}\` (${browserTwin.operationId}) with the same body. `
     : '';
+  const successResponse = {
+    description: spec.response.description,
+    // The input side of a response schema is what it reads: the tolerant shapes a client meets.
+    content: {
+      'application/json': { schema: jsonSchema(spec.response.schema, 'input') },
+      ...Object.fromEntries(
+        (spec.response.otherMediaTypes ?? []).map((type) => [type, { schema: { type: 'string' } }]),
+      ),
+    },
+  };
   return {
     operationId,
     summary: spec.summary,
@@ -130,19 +140,12 @@ function operationOf(spec: RouteSpec, operationId: string, browserTwin?: Browser
         }
       : {}),
     responses: {
-      [spec.response.status]: {
-        description: spec.response.description,
-        // The input side of a response schema is what it reads: the tolerant shapes a client meets.
-        content: {
-          'application/json': { schema: jsonSchema(spec.response.schema, 'input') },
-          ...Object.fromEntries(
-            (spec.response.otherMediaTypes ?? []).map((type) => [
-              type,
-              { schema: { type: 'string' } },
-            ]),
-          ),
-        },
-      },
+      ...Object.fromEntries(
+        [spec.response.status, ...(spec.response.otherStatuses ?? [])].map((status) => [
+          status,
+          successResponse,
+        ]),
+      ),
       ...Object.fromEntries(
         errorStatuses.map((status) => [
           status,

@@ -41,6 +41,8 @@ export interface RouteSpec<
     description: string;
     /** Other media types the success may take (`text/csv` with `format=csv`), as text. */
     otherMediaTypes?: string[];
+    /** Other success statuses answered with the same schema (202 for a held risk change). */
+    otherStatuses?: number[];
   };
   /** Error statuses the route documents besides the ones every route has. */
   errors?: number[];
