@@ -564,3 +564,36 @@ describe('a company whose record names no person (the real service)', () => {
     );
   });
 });
+
+test('on a phone each request is a card of a list with its state and Mark reviewed', async () => {
+  const desktop = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+  // Below the sm breakpoint, where the five-column table put the state off screen at 390 px.
+  const phone = '(max-width: 47.99em)';
+  const listeners = { addEventListener: () => undefined, removeEventListener: () => undefined };
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    writable: true,
+    value: (query: string) => ({ matches: query === phone, media: query, ...listeners }),
+  });
+  try {
+    const history = serveEntityData();
+    history.push(
+      record({
+        state: 'submitted',
+        openedAt: '2026-03-03T08:00:00.000Z',
+        submittedAt: '2026-03-03T08:30:00.000Z',
+      }),
+    );
+    renderPanel();
+    const list = await screen.findByRole('list', { name: 'Update requests' });
+    expect(screen.queryByRole('table', { name: 'Update requests' })).not.toBeInTheDocument();
+    const [card] = within(list).getAllByRole('listitem');
+    expect(card).toHaveTextContent('Response received');
+    expect(card).toHaveTextContent('Answered 3 Mar 2026, 08:30 UTC');
+    expect(
+      within(card as HTMLElement).getByRole('button', { name: /Mark the response/ }),
+    ).toBeInTheDocument();
+  } finally {
+    if (desktop) Object.defineProperty(window, 'matchMedia', desktop);
+  }
+});

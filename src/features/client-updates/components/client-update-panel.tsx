@@ -1,6 +1,17 @@
-import { Alert, Badge, Button, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMailForward } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,7 +19,7 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { ClientUpdateRecord, ClientUpdateState } from '../../../contract/client-updates.ts';
 import type { LegalEntity } from '../../../contract/entities.ts';
-import { formatDate, formatDateTime } from '../../../lib/format.ts';
+import { formatAccount, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 import { useResendClientUpdate } from '../api/use-resend-client-update.ts';
@@ -189,46 +200,25 @@ function UpdateHistory({
           {retryFailure}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped verticalSpacing="xs" aria-label="Update requests">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Date</Table.Th>
-              <Table.Th scope="col">Recipient</Table.Th>
-              <Table.Th scope="col">Subject</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Requested by</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {history.data.map((record) => (
-              <HistoryRow
-                key={record.requestId}
-                record={record}
-                recipient={recipients.find((candidate) => candidate.id === record.recipientId)}
-                onRetry={canResend ? () => void retry(record.requestId) : undefined}
-                retrying={retrying === record.requestId}
-                retryDisabled={retrying !== null}
-                onReview={readOnly ? undefined : () => review(record.requestId)}
-                reviewing={markReviewed.isPending && markReviewed.variables === record.requestId}
-              />
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <HistoryList
+        items={history.data.map((record) => ({
+          record,
+          recipient: recipients.find((candidate) => candidate.id === record.recipientId),
+          onRetry: canResend ? () => void retry(record.requestId) : undefined,
+          retrying: retrying === record.requestId,
+          retryDisabled: retrying !== null,
+          onReview: readOnly ? undefined : () => review(record.requestId),
+          reviewing: markReviewed.isPending && markReviewed.variables === record.requestId,
+        }))}
+      />
     </Stack>
   );
 }
 
-function HistoryRow({
-  record,
-  recipient,
-  onRetry,
-  retrying,
-  retryDisabled,
-  onReview,
-  reviewing,
-}: {
+/** Below Mantine's `sm` breakpoint (48em) the five columns no longer fit: one card per request. */
+const PHONE_WIDTH = '(max-width: 47.99em)';
+
+interface HistoryItem {
   record: ClientUpdateRecord;
   recipient: Recipient | undefined;
   onRetry: (() => void) | undefined;
@@ -237,69 +227,141 @@ function HistoryRow({
   /** Offered on a submitted response to a reviewer who may act. */
   onReview: (() => void) | undefined;
   reviewing: boolean;
+}
+
+function HistoryList({ items }: { items: HistoryItem[] }) {
+  const phone = useMediaQuery(PHONE_WIDTH);
+  if (phone) {
+    return (
+      <Stack
+        component="ul"
+        gap="sm"
+        p={0}
+        m={0}
+        aria-label="Update requests"
+        style={{ listStyle: 'none' }}
+      >
+        {items.map((item) => (
+          <Card component="li" key={item.record.requestId} withBorder padding="sm" radius="md">
+            <Stack gap="xs">
+              <Text size="sm" fw={500}>
+                {item.record.subject}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {formatDate(item.record.sentAt ?? item.record.createdAt)} · Requested by{' '}
+                {requesterOf(item.record)}
+              </Text>
+              <RecipientCell record={item.record} recipient={item.recipient} />
+              <StateCell {...item} />
+            </Stack>
+          </Card>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped verticalSpacing="xs" aria-label="Update requests">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Date</Table.Th>
+            <Table.Th scope="col">Recipient</Table.Th>
+            <Table.Th scope="col">Subject</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Requested by</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.record.requestId}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                {formatDate(item.record.sentAt ?? item.record.createdAt)}
+              </Table.Td>
+              <Table.Td>
+                <RecipientCell record={item.record} recipient={item.recipient} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{item.record.subject}</Text>
+              </Table.Td>
+              <Table.Td>
+                <StateCell {...item} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{requesterOf(item.record)}</Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function requesterOf(record: ClientUpdateRecord): string {
+  return formatAccount(record.requestedBy, record.requestedByName);
+}
+
+function RecipientCell({
+  record,
+  recipient,
+}: {
+  record: ClientUpdateRecord;
+  recipient: Recipient | undefined;
 }) {
+  if (!recipient?.person) return <Text size="sm">{record.recipientEmail}</Text>;
+  return (
+    <>
+      <Text size="sm">{recipientName(recipient)}</Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {record.recipientEmail}
+      </Text>
+    </>
+  );
+}
+
+/** The request's state with its times, and what a reviewer can do about it. */
+function StateCell({ record, onRetry, retrying, retryDisabled, onReview, reviewing }: HistoryItem) {
   const sent = record.status === 'sent';
   const badge = STATE_BADGES[record.state];
   return (
-    <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>
-        {formatDate(record.sentAt ?? record.createdAt)}
-      </Table.Td>
-      <Table.Td>
-        {recipient?.person ? (
-          <>
-            <Text size="sm">{recipientName(recipient)}</Text>
-            <Text size="xs" c="dimmed">
-              {record.recipientEmail}
-            </Text>
-          </>
-        ) : (
-          <Text size="sm">{record.recipientEmail}</Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{record.subject}</Text>
-      </Table.Td>
-      <Table.Td>
-        <Badge color={badge.color} variant="light" tt="none">
-          {badge.label}
-        </Badge>
-        <StateTimes record={record} />
-        {record.state === 'submitted' && onReview && (
-          <Button
-            size="compact-xs"
-            variant="light"
-            mt={4}
-            onClick={onReview}
-            loading={reviewing}
-            aria-label={`Mark the response of ${record.recipientEmail} reviewed`}
-          >
-            Mark reviewed
-          </Button>
-        )}
-        {!sent && (
-          <Text size="xs" c="red" mt={4}>
-            {mailFailureMessage(record.error)}
-          </Text>
-        )}
-        {!sent && onRetry && (
-          <Button
-            size="compact-xs"
-            variant="light"
-            mt={4}
-            onClick={onRetry}
-            loading={retrying}
-            disabled={retryDisabled && !retrying}
-            aria-label={`Retry the update request to ${record.recipientEmail}`}
-          >
-            Retry
-          </Button>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm">{record.requestedByName ?? record.requestedBy}</Text>
-      </Table.Td>
-    </Table.Tr>
+    <div>
+      <Badge color={badge.color} variant="light" tt="none">
+        {badge.label}
+      </Badge>
+      <StateTimes record={record} />
+      {record.state === 'submitted' && onReview && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          mt={4}
+          display="block"
+          onClick={onReview}
+          loading={reviewing}
+          aria-label={`Mark the response of ${record.recipientEmail} reviewed`}
+        >
+          Mark reviewed
+        </Button>
+      )}
+      {!sent && (
+        <Text size="xs" c="red" mt={4}>
+          {mailFailureMessage(record.error)}
+        </Text>
+      )}
+      {!sent && onRetry && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          mt={4}
+          display="block"
+          onClick={onRetry}
+          loading={retrying}
+          disabled={retryDisabled && !retrying}
+          aria-label={`Retry the update request to ${record.recipientEmail}`}
+        >
+          Retry
+        </Button>
+      )}
+    </div>
   );
 }
 
