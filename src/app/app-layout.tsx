@@ -90,9 +90,13 @@ const waitingItem: NavItem = {
 function CountBadge({ count }: { count: number | undefined }) {
   if (!count) return null;
   return (
-    <Badge size="sm" circle={count < 10} variant="filled" color="red">
-      {count}
-    </Badge>
+    <>
+      {/* So the link reads "Waiting for me, 2", not "Waiting for me2". */}
+      <VisuallyHidden>, </VisuallyHidden>
+      <Badge size="sm" circle={count < 10} variant="filled" color="red">
+        {count}
+      </Badge>
+    </>
   );
 }
 
