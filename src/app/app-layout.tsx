@@ -90,14 +90,15 @@ const waitingItem: NavItem = {
 function CountBadge({ count }: { count: number | undefined }) {
   if (!count) return null;
   return (
-    <>
-      {/* So the link reads "Waiting for me, 2", not "Waiting for me2". */}
-      <VisuallyHidden>, </VisuallyHidden>
-      <Badge size="sm" circle={count < 10} variant="filled" color="red">
-        {count}
-      </Badge>
-    </>
+    <Badge size="sm" circle={count < 10} variant="filled" color="red">
+      {count}
+    </Badge>
   );
+}
+
+/** The link's name with its count, "Waiting for me (2)": browsers join the badge without a space. */
+function accessibleNameOf(item: NavItem): string | undefined {
+  return item.count ? `${item.label} (${item.count})` : undefined;
 }
 
 /** Shown only to auditors: the global log answers anyone else with 403. */
@@ -205,6 +206,7 @@ function SignedInShell() {
                       component={Link}
                       to={item.to}
                       aria-current={current}
+                      aria-label={accessibleNameOf(item)}
                       variant={current ? 'light' : 'subtle'}
                       color={current ? undefined : 'gray'}
                       leftSection={item.icon}
@@ -258,6 +260,7 @@ function SignedInShell() {
                     rightSection={<CountBadge count={item.count} />}
                     active={Boolean(current)}
                     aria-current={current}
+                    aria-label={accessibleNameOf(item)}
                     onClick={nav.close}
                   />
                 );

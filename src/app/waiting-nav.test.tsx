@@ -84,7 +84,7 @@ test('the navigation counts what waits for the reviewer, and the count follows a
   const { user, asked } = renderShell('/waiting-for-me', 'reviewer', [held('pv-1'), held('pv-2')]);
   const nav = screen.getByRole('navigation', { name: 'Main' });
 
-  const link = await within(nav).findByRole('link', { name: 'Waiting for me, 2' });
+  const link = await within(nav).findByRole('link', { name: 'Waiting for me (2)' });
   expect(link).toHaveAttribute('href', '/waiting-for-me');
   expect(link).toHaveAttribute('aria-current', 'page');
   // The count asks for one decision: the total is all it needs.
@@ -93,7 +93,7 @@ test('the navigation counts what waits for the reviewer, and the count follows a
   const [first] = await screen.findAllByRole('listitem');
   if (!first) throw new Error('expected a decision');
   await user.click(within(first).getByRole('button', { name: 'Confirm' }));
-  expect(await within(nav).findByRole('link', { name: 'Waiting for me, 1' })).toBeInTheDocument();
+  expect(await within(nav).findByRole('link', { name: 'Waiting for me (1)' })).toBeInTheDocument();
 });
 
 test('no count when nothing waits', async () => {
