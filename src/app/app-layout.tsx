@@ -159,7 +159,8 @@ function SignedInShell() {
       </a>
       <AppShell
         header={{ height: 60 }}
-        navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: true } }}
+        // Six destinations, the tools and the name fit one header row only from lg (1200 px) up.
+        navbar={{ width: 260, breakpoint: 'lg', collapsed: { mobile: !navOpened, desktop: true } }}
         // A bar the page makes room for: the notice never covers a control (the form's buttons).
         footer={{
           height: expiryNoticeHeight + FOOTER_PADDING * 2,
@@ -173,7 +174,7 @@ function SignedInShell() {
               <Burger
                 opened={navOpened}
                 onClick={nav.toggle}
-                hiddenFrom="sm"
+                hiddenFrom="lg"
                 size="sm"
                 aria-label="Toggle navigation"
                 aria-expanded={navOpened}
@@ -197,7 +198,7 @@ function SignedInShell() {
                   KYC Desk
                 </Group>
               </Anchor>
-              <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
+              <Group component="nav" aria-label="Main" gap={4} visibleFrom="lg" wrap="nowrap">
                 {items.map((item) => {
                   const current = currentness(pathname, item.to);
                   return (
@@ -211,6 +212,7 @@ function SignedInShell() {
                       color={current ? undefined : 'gray'}
                       leftSection={item.icon}
                       rightSection={<CountBadge count={item.count} />}
+                      px="xs"
                     >
                       {item.label}
                     </Button>
@@ -222,9 +224,9 @@ function SignedInShell() {
               <PaletteButton />
               <ShortcutsButton />
               <ColorSchemeToggle />
-              <Group gap={6} wrap="nowrap" visibleFrom="md">
+              <Group gap={6} wrap="nowrap" className={classes.userName}>
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
-                <Text size="sm" fw={500} truncate maw={220}>
+                <Text size="sm" fw={500} truncate maw={150}>
                   <VisuallyHidden>Signed in as </VisuallyHidden>
                   {session?.displayName}
                 </Text>
@@ -245,7 +247,7 @@ function SignedInShell() {
           </Group>
         </AppShell.Header>
 
-        <AppShell.Navbar p="sm" hiddenFrom="sm">
+        <AppShell.Navbar p="sm" hiddenFrom="lg">
           {navOpened && (
             <nav aria-label="Main">
               {items.map((item) => {
