@@ -96,6 +96,11 @@ function CountBadge({ count }: { count: number | undefined }) {
   );
 }
 
+/** The link's name with its count, "Waiting for me (2)": browsers join the badge without a space. */
+function accessibleNameOf(item: NavItem): string | undefined {
+  return item.count ? `${item.label} (${item.count})` : undefined;
+}
+
 /** Shown only to auditors: the global log answers anyone else with 403. */
 const auditNavItem: NavItem = {
   label: 'Audit log',
@@ -154,7 +159,8 @@ function SignedInShell() {
       </a>
       <AppShell
         header={{ height: 60 }}
-        navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navOpened, desktop: true } }}
+        // Six destinations, the tools and the name fit one header row only from lg (1200 px) up.
+        navbar={{ width: 260, breakpoint: 'lg', collapsed: { mobile: !navOpened, desktop: true } }}
         // A bar the page makes room for: the notice never covers a control (the form's buttons).
         footer={{
           height: expiryNoticeHeight + FOOTER_PADDING * 2,
@@ -168,7 +174,7 @@ function SignedInShell() {
               <Burger
                 opened={navOpened}
                 onClick={nav.toggle}
-                hiddenFrom="sm"
+                hiddenFrom="lg"
                 size="sm"
                 aria-label="Toggle navigation"
                 aria-expanded={navOpened}
@@ -192,7 +198,7 @@ function SignedInShell() {
                   KYC Desk
                 </Group>
               </Anchor>
-              <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm" wrap="nowrap">
+              <Group component="nav" aria-label="Main" gap={4} visibleFrom="lg" wrap="nowrap">
                 {items.map((item) => {
                   const current = currentness(pathname, item.to);
                   return (
@@ -201,10 +207,12 @@ function SignedInShell() {
                       component={Link}
                       to={item.to}
                       aria-current={current}
+                      aria-label={accessibleNameOf(item)}
                       variant={current ? 'light' : 'subtle'}
                       color={current ? undefined : 'gray'}
                       leftSection={item.icon}
                       rightSection={<CountBadge count={item.count} />}
+                      px="xs"
                     >
                       {item.label}
                     </Button>
@@ -216,9 +224,9 @@ function SignedInShell() {
               <PaletteButton />
               <ShortcutsButton />
               <ColorSchemeToggle />
-              <Group gap={6} wrap="nowrap" visibleFrom="md">
+              <Group gap={6} wrap="nowrap" className={classes.userName}>
                 <IconUserCircle size={20} stroke={1.5} aria-hidden />
-                <Text size="sm" fw={500} truncate maw={220}>
+                <Text size="sm" fw={500} truncate maw={150}>
                   <VisuallyHidden>Signed in as </VisuallyHidden>
                   {session?.displayName}
                 </Text>
@@ -239,7 +247,7 @@ function SignedInShell() {
           </Group>
         </AppShell.Header>
 
-        <AppShell.Navbar p="sm" hiddenFrom="sm">
+        <AppShell.Navbar p="sm" hiddenFrom="lg">
           {navOpened && (
             <nav aria-label="Main">
               {items.map((item) => {
@@ -254,6 +262,7 @@ function SignedInShell() {
                     rightSection={<CountBadge count={item.count} />}
                     active={Boolean(current)}
                     aria-current={current}
+                    aria-label={accessibleNameOf(item)}
                     onClick={nav.close}
                   />
                 );

@@ -172,8 +172,9 @@ function QueueTable({
                 Assigned to
               </Table.Th>
             ) : null}
+            {/* On a phone the menu would squeeze how overdue an entity is: assign from its page. */}
             {renderRowActions ? (
-              <Table.Th scope="col">
+              <Table.Th scope="col" visibleFrom="xs">
                 <VisuallyHidden>Actions</VisuallyHidden>
               </Table.Th>
             ) : null}
@@ -220,7 +221,9 @@ function QueueTable({
                   )}
                 </Table.Td>
               ) : null}
-              {renderRowActions ? <Table.Td>{renderRowActions(item)}</Table.Td> : null}
+              {renderRowActions ? (
+                <Table.Td visibleFrom="xs">{renderRowActions(item)}</Table.Td>
+              ) : null}
             </Table.Tr>
           ))}
         </Table.Tbody>
