@@ -51,6 +51,10 @@ const CONTROLS: Record<string, { action: string; kinds: Kind[]; gateway?: false 
     kinds: ['unauthenticated', 'role'],
     gateway: false,
   },
+  'POST /api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
+    action: 'client-update.review',
+    kinds: ['unauthenticated', 'role'],
+  },
   'POST /api/v2/entities/{id}/notes': { action: 'note.add', kinds: ['unauthenticated', 'role'] },
   'GET /api/v2/audit-events': { action: 'audit.read', kinds: ['unauthenticated', 'role'] },
   'POST /api/v2/entities/legal-entities/{id}/verifications': {
