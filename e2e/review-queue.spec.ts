@@ -47,6 +47,6 @@ test('a reviewer opens the overdue reviews, filters by risk and works through th
   }
 
   await queueNav.getByRole('link', { name: 'Back to the queue' }).click();
-  await expect(page).toHaveURL(/\/reviews\?riskLevel=High$/);
+  await expect(page).toHaveURL(/\/reviews\?riskLevel=High&assignee=all$/);
   await expect(page.getByRole('combobox', { name: 'Risk level' })).toHaveValue('High');
 });
