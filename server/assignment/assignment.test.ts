@@ -1,5 +1,8 @@
 import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { assignmentResponseSchema } from '../../src/contract/assignment.ts';
+import {
+  assignmentResponseSchema,
+  reviewerListResponseSchema,
+} from '../../src/contract/assignment.ts';
 import { capabilitiesResponseSchema } from '../../src/contract/capabilities.ts';
 import { errorEnvelopeSchema } from '../../src/contract/common.ts';
 import {
@@ -163,11 +166,31 @@ describe(`PUT /api/v2/entities/{id}/assignee (${testEngine})`, () => {
   });
 });
 
+describe(`GET /api/v2/reviewers (${testEngine})`, () => {
+  it('lists the enabled reviewer accounts that can be assigned, not auditors or disabled ones', async () => {
+    const disabled = await createAccount(db, `away-${Date.now()}`);
+    const row = await accountsRepository(db).findByUsername(disabled.username);
+    await accountsRepository(db).disable(row?.id ?? '');
+    const answer = await server.request('/api/v2/reviewers', as(auditor.apiKey));
+    expect(answer.status, answer.text).toBe(200);
+    const usernames = reviewerListResponseSchema.parse(answer.body).data.map((r) => r.username);
+    expect(usernames).toEqual(expect.arrayContaining([server.account.username, other.username]));
+    expect(usernames).not.toContain(auditor.username);
+    expect(usernames).not.toContain(disabled.username);
+    // Each one listed is accepted by the assign endpoint.
+    const id = await dueOn('2026-06-01');
+    for (const username of usernames) {
+      expect((await putAssignee(id, username)).status, username).toBe(200);
+    }
+  });
+});
+
 it('is offered in embedded mode', async () => {
   const answer = await server.request('/api/capabilities');
   expect(capabilitiesResponseSchema.parse(answer.body).data.features).toMatchObject({
     assignment: true,
     waitingForMe: true,
+    overview: true,
   });
 });
 

@@ -27,6 +27,18 @@ export function assignmentRepository(db: Db) {
       return account?.username;
     },
 
+    /** Every enabled reviewer account, the ones that can be assigned, by display name. */
+    async reviewers(): Promise<{ username: string; name: string }[]> {
+      return db
+        .selectFrom('accounts')
+        .select(['username', 'display_name as name'])
+        .where('role', '=', 'reviewer')
+        .where('disabled', '=', 0)
+        .orderBy('display_name')
+        .orderBy('username')
+        .execute();
+    },
+
     async assign(entityId: string, username: string | null): Promise<void> {
       await db
         .updateTable('entities')

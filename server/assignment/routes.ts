@@ -1,15 +1,40 @@
 import type { FastifyInstance } from 'fastify';
-import { assigneeInputSchema, assignmentResponseSchema } from '../../src/contract/assignment.ts';
-import { ACTORS } from '../auth/caller.ts';
+import {
+  assigneeInputSchema,
+  assignmentResponseSchema,
+  reviewerListResponseSchema,
+} from '../../src/contract/assignment.ts';
+import { ACTORS, READERS } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
+import { assignmentRepository } from './repository.ts';
 import { assignEntity } from './service.ts';
 
 /** Who works on an entity (docs/reviews.md, "Assignment"); embedded mode only. */
 export function registerAssignmentRoutes(app: FastifyInstance, services: AppServices): void {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/reviewers',
+      summary: 'Who can be assigned',
+      description:
+        'Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette.',
+      tag: 'Reviews',
+      auth: 'caller',
+      roles: READERS,
+      response: {
+        status: 200,
+        schema: reviewerListResponseSchema,
+        description: 'The assignable accounts',
+      },
+    },
+    () => assignmentRepository(services.db).reviewers(),
+  );
+
   // Its own context so that the JSON-only hook touches no other route.
   void app.register((writes, _options, done) => {
     writes.addHook('onRequest', requireJsonBody);

@@ -113,6 +113,7 @@ describe('gateway mode: the reviewer who signed in is the actor', () => {
         auditTrail: true,
         assignment: false,
         waitingForMe: false,
+        overview: false,
       },
       account: { username: server.account.username, role: 'reviewer' },
     });

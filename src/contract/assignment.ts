@@ -23,3 +23,9 @@ export const assignmentSchema = z.object({
 });
 export type Assignment = z.infer<typeof assignmentSchema>;
 export const assignmentResponseSchema = envelopeSchema(assignmentSchema);
+
+/** An account that can be assigned entities (an enabled reviewer): username and display name. */
+export const reviewerSchema = z.object({ username: z.string(), name: z.string() });
+export type Reviewer = z.infer<typeof reviewerSchema>;
+/** `GET /api/v2/reviewers`: every assignable account, by name. */
+export const reviewerListResponseSchema = envelopeSchema(z.array(reviewerSchema));

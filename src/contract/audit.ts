@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'note.add',
   'audit.read',
   'audit.export',
+  'stats.read',
 ] as const;
 
 export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;

@@ -374,6 +374,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/reviewers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who can be assigned
+     * @description Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette.
+     */
+    get: operations['getReviewers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Counts for the overview
+     * @description Every entity by KYC status, risk level and type; the review queue's windows counted as the queue counts them (overdue, due within 7 and 30 days from today, undated, on the server's UTC date); the held decisions the caller may confirm (0 for an auditor); the entities assigned to the caller. Audited as stats.read.
+     */
+    get: operations['getStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/entities/legal-entities/{id}/pending-verifications': {
     parameters: {
       query?: never;
@@ -929,6 +969,8 @@ export interface operations {
                 assignment: boolean;
                 /** @default false */
                 waitingForMe: boolean;
+                /** @default false */
+                overview: boolean;
               };
               /** @enum {string} */
               fourEyes: 'high' | 'all' | 'off';
@@ -3355,6 +3397,155 @@ export interface operations {
             };
             /** Format: date */
             today: string;
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getReviewers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The assignable accounts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              username: string;
+              name: string;
+            }[];
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The counts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              total: number;
+              byStatus: {
+                [key: string]: number;
+              };
+              byRisk: {
+                [key: string]: number;
+              };
+              byType: {
+                legalEntities: number;
+                naturalPersons: number;
+              };
+              due: {
+                overdue: number;
+                due7: number;
+                due30: number;
+                undated: number;
+              };
+              pendingConfirmations: number;
+              assignedToMe: number;
+              /** Format: date */
+              today: string;
+            };
           };
         };
       };

@@ -26,6 +26,7 @@ const ACTION_LABELS: Record<string, string> = {
   'note.add': 'Added a note',
   'audit.read': 'Read the audit log',
   'audit.export': 'Exported the audit log',
+  'stats.read': 'Read the overview’s counts',
   'account.create': 'Created an account',
   'account.set-role': 'Changed an account’s role',
 };
