@@ -33,7 +33,11 @@ import type {
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
 import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
-import type { assignmentResponseSchema } from '../contract/assignment.ts';
+import type {
+  assignmentResponseSchema,
+  reviewerListResponseSchema,
+} from '../contract/assignment.ts';
+import type { statsResponseSchema } from '../contract/stats.ts';
 import type {
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
@@ -65,6 +69,8 @@ export interface ApiBodies {
   'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
   'POST /api/v2/reviews/take-next': z.input<typeof takeNextResponseSchema>;
   'PUT /api/v2/entities/:id/assignee': z.input<typeof assignmentResponseSchema>;
+  'GET /api/v2/reviewers': z.input<typeof reviewerListResponseSchema>;
+  'GET /api/v2/stats': z.input<typeof statsResponseSchema>;
   'GET /api/v2/pending-verifications': z.input<typeof waitingDecisionsPageSchema>;
   'GET /api/v2/client-update-configs': z.input<typeof clientUpdateConfigListResponseSchema>;
   'POST /api/v2/entities/legal-entities/:id/request-client-update': z.input<
@@ -166,6 +172,7 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
       auditTrail: true,
       assignment: true,
       waitingForMe: true,
+      overview: true,
     },
     fourEyes: 'high',
     account: { username: 'reviewer', role: 'reviewer' },
@@ -181,6 +188,14 @@ export const defaultHandlers = [
   })),
   apiHandler('GET /api/capabilities', () => envelope(capabilities())),
   apiHandler('POST /api/signout', () => envelope({ revokedSessions: 1 })),
+  // Who can be assigned: the signed-in reviewer and two others.
+  apiHandler('GET /api/v2/reviewers', () =>
+    envelope([
+      { username: 'alex', name: 'Alex Reviewer' },
+      { username: 'dana', name: 'Dana Reviewer' },
+      { username: 'reviewer', name: 'Demo Reviewer' },
+    ]),
+  ),
   // Entity pages show these panels; no pending decision and no notes unless a test says so.
   apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', () => envelope([])),
   apiHandler('GET /api/v2/entities/natural-persons/:id/pending-verifications', () => envelope([])),

@@ -74,7 +74,7 @@ test('on the entity page a reviewer takes an unassigned entity, then unassigns i
   expect(state.sent).toEqual([{ username: 'dana' }, { username: null }]);
 });
 
-test('"Assign to…" shows the server’s 400 on the username and keeps the dialog open', async () => {
+test('"Assign to…" offers the server’s reviewers and shows its 400 on the username, keeping the dialog open', async () => {
   const sent: unknown[] = [];
   server.use(
     apiHandler('PUT /api/v2/entities/:id/assignee', async ({ request }) => {
@@ -89,15 +89,16 @@ test('"Assign to…" shows the server’s 400 on the username and keeps the dial
 
   await user.click(screen.getByRole('button', { name: 'Assign to…' }));
   const dialog = await screen.findByRole('dialog', { name: 'Assign Acme Ltd' });
-  // Nothing typed: the dialog says so without asking the server.
+  // Nothing chosen: the dialog says so without asking the server.
   await user.click(within(dialog).getByRole('button', { name: 'Assign' }));
-  expect(within(dialog).getByText('Enter a reviewer’s username.')).toBeInTheDocument();
+  expect(within(dialog).getByText('Choose a reviewer.')).toBeInTheDocument();
   expect(sent).toEqual([]);
 
-  await user.type(within(dialog).getByLabelText(/Reviewer’s username/), ' carol ');
+  await user.click(within(dialog).getByRole('combobox', { name: /Reviewer/ }));
+  await user.click(await screen.findByRole('option', { name: 'Dana Reviewer (dana)' }));
   await user.click(within(dialog).getByRole('button', { name: 'Assign' }));
   expect(await within(dialog).findByText('carol is no enabled reviewer account.')).toBeVisible();
-  expect(sent).toEqual([{ username: 'carol' }]);
+  expect(sent).toEqual([{ username: 'dana' }]);
   expect(screen.getByRole('group', { name: 'Assignment' })).toHaveTextContent('Assigned to alex');
 });
 

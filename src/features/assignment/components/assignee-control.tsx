@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Group, Menu, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Menu, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconUserCheck, IconUserMinus, IconUserShare } from '@tabler/icons-react';
 import { useState, type SyntheticEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAssignEntity } from '../api/assignment-mutations.ts';
+import { ReviewerSelect } from './reviewer-select.tsx';
 
 export interface AssigneeControlProps {
   entityId: string;
@@ -140,8 +141,8 @@ export function AssigneeControl({
   );
 }
 
-/** Names another reviewer; the server says when the name is no reviewer account. */
-function AssignToDialog({
+/** Picks a reviewer from the server's list; the server still says when the choice is refused. */
+export function AssignToDialog({
   opened,
   onClose,
   entityId,
@@ -155,18 +156,18 @@ function AssignToDialog({
   onAssigned: () => Promise<unknown>;
 }) {
   const assign = useAssignEntity(onAssigned);
-  const [name, setName] = useState('');
+  const [name, setName] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   async function onSubmit(event: SyntheticEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (name.trim() === '') {
-      setError('Enter a reviewer’s username.');
+    if (!name) {
+      setError('Choose a reviewer.');
       return;
     }
     try {
-      await assign.mutateAsync({ entityId, username: name.trim() });
-      setName('');
+      await assign.mutateAsync({ entityId, username: name });
+      setName(null);
       onClose();
     } catch (failure) {
       const fieldError =
@@ -181,13 +182,11 @@ function AssignToDialog({
     <Modal opened={opened} onClose={onClose} title={`Assign ${entityName}`}>
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="sm">
-          <TextInput
-            label="Reviewer’s username"
-            required
-            data-autofocus
+          <ReviewerSelect
+            autoFocus
             value={name}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
+            onChange={(username) => {
+              setName(username);
               setError(null);
             }}
             error={error}
