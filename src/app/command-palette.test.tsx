@@ -9,6 +9,7 @@ import { apiError, apiHandler, capabilities, envelope } from '../testing/handler
 import { server } from '../testing/msw-server.ts';
 import { renderRoute } from '../testing/render.tsx';
 import { AppLayout } from './app-layout.tsx';
+import { useOfferEntityToPalette } from './palette-entity.tsx';
 
 // Typing, a debounce and several requests per search; the shared test machine can be slow.
 vi.setConfig({ testTimeout: 20_000 });
@@ -28,7 +29,8 @@ afterEach(() => {
 });
 
 function EntityPage() {
-  const { id } = useParams();
+  const { id = '' } = useParams();
+  useOfferEntityToPalette({ id, name: `Company ${id}` });
   return <h1>Entity {id}</h1>;
 }
 
@@ -261,6 +263,7 @@ test('the audit log is offered to auditors only, the review queue only where it 
             auditTrail: true,
             assignment: false,
             waitingForMe: false,
+            overview: false,
           },
           account: { username: 'alex', role: 'auditor' },
         }),
@@ -272,4 +275,42 @@ test('the audit log is offered to auditors only, the review queue only where it 
   const list = within(palette()).getByRole('listbox');
   expect(await within(list).findByRole('option', { name: /Audit log/ })).toBeInTheDocument();
   expect(within(list).queryByRole('option', { name: /Review queue/ })).not.toBeInTheDocument();
+});
+
+test('on an entity page the palette offers "Assign … to…", with the server’s reviewers', async () => {
+  const sent: { id: unknown; body: unknown }[] = [];
+  server.use(
+    apiHandler('PUT /api/v2/entities/:id/assignee', async ({ request, params }) => {
+      sent.push({ id: params.id, body: await request.json() });
+      return envelope({ entityId: String(params.id), assignedUser: 'alex', previous: null });
+    }),
+  );
+  const { user } = renderShell('/entities/acme-1');
+  expect(await screen.findByRole('heading', { name: 'Entity acme-1' })).toBeInTheDocument();
+  await user.keyboard('{Control>}k{/Control}');
+  await screen.findByRole('dialog', { name: 'Command palette' });
+  await user.type(paletteInput(), 'assign');
+  await user.click(
+    await within(palette()).findByRole('option', { name: /Assign Company acme-1 to…/ }),
+  );
+
+  const dialog = await screen.findByRole('dialog', { name: 'Assign Company acme-1' });
+  await user.click(within(dialog).getByRole('combobox', { name: /Reviewer/ }));
+  await user.click(await screen.findByRole('option', { name: 'Alex Reviewer (alex)' }));
+  await user.click(within(dialog).getByRole('button', { name: 'Assign' }));
+  await waitFor(() => expect(sent).toEqual([{ id: 'acme-1', body: { username: 'alex' } }]));
+  await waitFor(() =>
+    expect(screen.queryByRole('dialog', { name: /Assign/ })).not.toBeInTheDocument(),
+  );
+});
+
+test('away from an entity page the palette offers no "Assign to…"', async () => {
+  const { user } = renderShell('/entities');
+  await screen.findByLabelText('Note');
+  await user.keyboard('{Control>}k{/Control}');
+  await screen.findByRole('dialog', { name: 'Command palette' });
+  await user.type(paletteInput(), 'assign');
+  await waitFor(() =>
+    expect(within(palette()).queryByRole('option', { name: /Assign/ })).not.toBeInTheDocument(),
+  );
 });

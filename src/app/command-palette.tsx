@@ -5,14 +5,21 @@ import {
   IconListDetails,
   IconLogout,
   IconSearch,
+  IconUserShare,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { AssignToDialog } from '../features/assignment/components/assignee-control.tsx';
+import { auditQueries } from '../features/audit/api/audit-queries.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import { CommandPaletteProvider } from '../features/command-palette/components/command-palette-provider.tsx';
 import type { PaletteSection } from '../features/command-palette/palette-items.ts';
+import { entityQueries } from '../features/entities/api/entity-queries.ts';
+import { reviewQueries } from '../features/reviews/api/review-queries.ts';
 import { useEntityPaletteSearch } from './command-palette-search.tsx';
+import { PaletteEntityProvider, usePaletteEntity, type PaletteEntity } from './palette-entity.tsx';
 import { paths } from './paths.ts';
 import { useCanAct } from './use-can-act.ts';
 
@@ -20,22 +27,52 @@ const icon = (Icon: typeof IconSearch) => <Icon size={20} stroke={1.5} aria-hidd
 
 /** The command palette of the signed-in console: pages, actions and every entity by name or ID. */
 export function AppCommandPalette({ children }: { children: ReactNode }) {
+  return (
+    <PaletteEntityProvider>
+      <PaletteWithCommands>{children}</PaletteWithCommands>
+    </PaletteEntityProvider>
+  );
+}
+
+function PaletteWithCommands({ children }: { children: ReactNode }) {
   const [query, setQuery] = useState('');
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const search = useEntityPaletteSearch(query, (to) => void navigate(to));
+  const [assigning, setAssigning] = useState<PaletteEntity | null>(null);
+  // An assignment shows on the entity's page, in the queue and in the entity's Activity.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: entityQueries.all() }),
+      queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
+      queryClient.invalidateQueries({ queryKey: auditQueries.all() }),
+    ]);
   return (
     <CommandPaletteProvider
       query={query}
       onQueryChange={setQuery}
-      commands={useCommands((to) => void navigate(to))}
+      commands={useCommands((to) => void navigate(to), setAssigning)}
       search={search}
     >
       {children}
+      {assigning ? (
+        <AssignToDialog
+          opened
+          onClose={() => setAssigning(null)}
+          entityId={assigning.id}
+          entityName={assigning.name}
+          onAssigned={refresh}
+        />
+      ) : null}
     </CommandPaletteProvider>
   );
 }
 
-function useCommands(go: (to: string) => void): PaletteSection[] {
+function useCommands(
+  go: (to: string) => void,
+  assign: (entity: PaletteEntity) => void,
+): PaletteSection[] {
+  const entity = usePaletteEntity();
   const capabilities = useCapabilities();
   const canAct = useCanAct();
   const signOut = useSignOut();
@@ -118,5 +155,22 @@ function useCommands(go: (to: string) => void): PaletteSection[] {
       },
     ],
   };
-  return [pages, account];
+  const onEntity: PaletteSection | undefined =
+    entity && capabilities?.features.assignment && canAct
+      ? {
+          id: 'entity',
+          title: 'This entity',
+          items: [
+            {
+              id: 'assign-to',
+              label: `Assign ${entity.name} to…`,
+              description: 'Choose the reviewer who works on it',
+              icon: icon(IconUserShare),
+              keywords: ['assign', 'assign to', 'reviewer', 'owner', 'case'],
+              onSelect: () => assign(entity),
+            },
+          ],
+        }
+      : undefined;
+  return onEntity ? [onEntity, pages, account] : [pages, account];
 }

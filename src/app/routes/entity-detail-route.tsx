@@ -18,6 +18,7 @@ import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
 import type { EntityLinkType } from '../paths.ts';
+import { useOfferEntityToPalette } from '../palette-entity.tsx';
 import { useCanAct } from '../use-can-act.ts';
 
 /**
@@ -44,6 +45,12 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
   const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
   const entity = legalEntity.data ?? naturalPerson.data;
+  const entityName = entity
+    ? entity.type === 'Legal Entity'
+      ? entity.corporateInformation.companyName
+      : fullName(entity)
+    : '';
+  useOfferEntityToPalette(entity && entityShown ? { id: entity.id, name: entityName } : null);
   const page = (
     <EntityDetailPage
       key={id}
@@ -92,11 +99,7 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
         <AssigneeControl
           variant="page"
           entityId={entity.id}
-          entityName={
-            entity.type === 'Legal Entity'
-              ? entity.corporateInformation.companyName
-              : fullName(entity)
-          }
+          entityName={entityName}
           assignedUser={entity.kycMetaData?.assignedUser}
           username={capabilities.account.username}
           onAssigned={refreshEntity}
