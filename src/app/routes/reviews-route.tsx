@@ -7,6 +7,7 @@ import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { ReviewsPage } from '../../features/reviews/components/reviews-page.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useCanAct } from '../use-can-act.ts';
+import { QueueBulkActions } from './queue-bulk-actions.tsx';
 
 /** /reviews: the queue where the running mode offers it (the gateway does not). */
 export function ReviewsRoute() {
@@ -36,6 +37,17 @@ export function ReviewsRoute() {
     <ReviewsPage
       assignment={assignment}
       canTakeNext={canAct}
+      renderBulkActions={
+        assignment && canAct
+          ? (selected, clearSelection) => (
+              <QueueBulkActions
+                selected={selected}
+                clearSelection={clearSelection}
+                onChanged={refresh}
+              />
+            )
+          : undefined
+      }
       renderRowActions={
         assignment && canAct
           ? (item) => (

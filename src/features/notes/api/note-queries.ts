@@ -21,16 +21,20 @@ export const noteQueries = {
     }),
 };
 
+/** POST …/notes: one note on one entity. */
+export function addNote(entityId: string, text: string) {
+  return apiRequest(notesPath(entityId), {
+    method: 'POST',
+    body: { text },
+    schema: noteResponseSchema,
+  }).then((envelope) => envelope.data);
+}
+
 export function useAddNote(entityId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...noteQueries.all(), 'add', entityId],
-    mutationFn: (text: string) =>
-      apiRequest(notesPath(entityId), {
-        method: 'POST',
-        body: { text },
-        schema: noteResponseSchema,
-      }).then((envelope) => envelope.data),
+    mutationFn: (text: string) => addNote(entityId, text),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: noteQueries.thread(entityId).queryKey }),
   });

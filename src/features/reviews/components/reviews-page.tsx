@@ -3,6 +3,7 @@ import {
   Badge,
   Button,
   Box,
+  Checkbox,
   Group,
   NativeSelect,
   SegmentedControl,
@@ -19,7 +20,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IconPlayerTrackNext } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
@@ -139,13 +140,18 @@ function QueueTable({
   today,
   assignment,
   renderRowActions,
+  selection,
 }: {
   queue: ReviewQueueParams;
   items: ReviewItem[];
   today: Date;
   assignment: boolean;
   renderRowActions: ((item: ReviewItem) => ReactNode) | undefined;
+  /** The rows chosen for a bulk action, where the page offers one. */
+  selection: Selection | undefined;
 }) {
+  const chosen = selection ? items.filter((item) => selection.ids.has(item.entityId)) : [];
+  const allChosen = items.length > 0 && chosen.length === items.length;
   return (
     // On a phone Type and Country give way, so Status and Risk show whole without scrolling.
     <Table.ScrollContainer minWidth={340}>
@@ -155,6 +161,18 @@ function QueueTable({
         </Table.Caption>
         <Table.Thead>
           <Table.Tr>
+            {selection ? (
+              <Table.Th scope="col" w={40}>
+                <Checkbox
+                  aria-label="Select every row shown"
+                  checked={allChosen}
+                  indeterminate={chosen.length > 0 && !allChosen}
+                  onChange={() =>
+                    selection.set(allChosen ? [] : items.map((item) => item.entityId))
+                  }
+                />
+              </Table.Th>
+            ) : null}
             <Table.Th scope="col">Name</Table.Th>
             <Table.Th scope="col" visibleFrom="xs">
               Next review
@@ -182,7 +200,23 @@ function QueueTable({
         </Table.Thead>
         <Table.Tbody>
           {items.map((item, index) => (
-            <Table.Tr key={item.entityId}>
+            <Table.Tr
+              key={item.entityId}
+              bg={
+                selection?.ids.has(item.entityId) ? 'var(--mantine-primary-color-light)' : undefined
+              }
+            >
+              {selection ? (
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select ${item.name || item.entityId}`}
+                    checked={selection.ids.has(item.entityId)}
+                    onChange={(event) =>
+                      selection.toggle(item.entityId, event.currentTarget.checked)
+                    }
+                  />
+                </Table.Td>
+              ) : null}
               <Table.Td>
                 <Anchor
                   component={Link}
@@ -239,6 +273,37 @@ export interface ReviewsPageProps {
   canTakeNext?: boolean;
   /** Per row, what the page composing this one offers (assigning the entity). */
   renderRowActions?: (item: ReviewItem) => ReactNode;
+  /**
+   * What the page composing this one offers on the selected rows (bulk assign, a note on each);
+   * with it every row gets a checkbox, and the header one selects every row shown.
+   */
+  renderBulkActions?: (selected: ReviewItem[], clearSelection: () => void) => ReactNode;
+}
+
+/** Which rows are chosen, by entity id. */
+interface Selection {
+  ids: ReadonlySet<string>;
+  set: (ids: string[]) => void;
+  toggle: (id: string, chosen: boolean) => void;
+}
+
+/** The rows chosen for a bulk action; a new window, filter or tab starts with none. */
+function useSelection(queueKey: string): Selection {
+  const [state, setState] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key: queueKey,
+    ids: new Set(),
+  });
+  const ids = state.key === queueKey ? state.ids : new Set<string>();
+  return {
+    ids,
+    set: (chosen) => setState({ key: queueKey, ids: new Set(chosen) }),
+    toggle: (id, chosen) => {
+      const next = new Set(ids);
+      if (chosen) next.add(id);
+      else next.delete(id);
+      setState({ key: queueKey, ids: next });
+    },
+  };
 }
 
 /**
@@ -262,6 +327,7 @@ export function ReviewsPage({
   assignment = false,
   canTakeNext = false,
   renderRowActions,
+  renderBulkActions,
 }: ReviewsPageProps = {}) {
   useDocumentTitle('Reviews');
   const [requested, update] = useQueueParams();
@@ -275,6 +341,7 @@ export function ReviewsPage({
   });
   const takeNext = useTakeNext();
   const navigate = useNavigate();
+  const selection = useSelection(JSON.stringify(queue));
 
   async function onTakeNext() {
     try {
@@ -322,14 +389,19 @@ export function ReviewsPage({
       />
     );
   } else {
+    const selected = items.filter((item) => selection.ids.has(item.entityId));
     content = (
       <Stack gap="md">
+        {renderBulkActions && selected.length > 0
+          ? renderBulkActions(selected, () => selection.set([]))
+          : null}
         <QueueTable
           queue={queue}
           items={items}
           today={today}
           assignment={assignment}
           renderRowActions={renderRowActions}
+          selection={renderBulkActions ? selection : undefined}
         />
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Text size="sm" c="dimmed" role="status" aria-live="polite">
