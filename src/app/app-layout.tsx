@@ -13,6 +13,7 @@ import { useDisclosure, useElementSize } from '@mantine/hooks';
 import {
   IconBuildingPlus,
   IconCalendarDue,
+  IconChartDonut,
   IconChecks,
   IconHistory,
   IconListDetails,
@@ -80,6 +81,13 @@ const reviewsItem: NavItem = {
   icon: <IconCalendarDue size={18} aria-hidden />,
 };
 
+/** Where the mode keeps the entities: the counts, each a link. */
+const overviewItem: NavItem = {
+  label: 'Overview',
+  to: paths.overview,
+  icon: <IconChartDonut size={18} aria-hidden />,
+};
+
 /** For reviewers where the mode keeps held decisions, with how many wait for them. */
 const waitingItem: NavItem = {
   label: 'Waiting for me',
@@ -138,6 +146,7 @@ function SignedInShell() {
   const confirms = Boolean(capabilities?.features.waitingForMe && canAct);
   const waitingCount = useQuery({ ...decisionQueries.waitingCount(), enabled: confirms });
   const items = [
+    ...(capabilities?.features.overview ? [overviewItem] : []),
     ...(capabilities?.features.reviewQueue ? [reviewsItem] : []),
     ...(confirms ? [{ ...waitingItem, count: waitingCount.data }] : []),
     ...navItems,

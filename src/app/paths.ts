@@ -5,6 +5,7 @@ export type EntityLinkType = 'Legal Entity' | 'Natural Person';
 export const paths = {
   login: '/login',
   home: '/',
+  overview: '/overview',
   reviews: '/reviews',
   waiting: '/waiting-for-me',
   entities: '/entities',

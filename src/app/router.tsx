@@ -31,6 +31,12 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={paths.entities} replace /> },
       {
+        path: paths.overview,
+        lazy: async () => ({
+          Component: (await import('./routes/overview-route.tsx')).OverviewRoute,
+        }),
+      },
+      {
         path: paths.reviews,
         lazy: async () => ({
           Component: (await import('./routes/reviews-route.tsx')).ReviewsRoute,
