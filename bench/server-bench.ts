@@ -269,6 +269,13 @@ function reviewQueueScenarios(context: {
       headers: context.headers,
       pid: context.pid,
     },
+    // The overview's counts: the breakdowns are kept until a write, the caller's counts are not.
+    {
+      name: 'stats: GET /api/v2/stats',
+      url: `${context.api}/stats`,
+      headers: context.headers,
+      pid: context.pid,
+    },
   ];
 }
 
