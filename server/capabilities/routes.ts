@@ -16,6 +16,7 @@ function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
     auditTrail: true,
     assignment: embedded,
     waitingForMe: embedded,
+    entityIndex: embedded,
   };
 }
 

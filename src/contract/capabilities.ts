@@ -20,6 +20,8 @@ export const capabilitiesSchema = z.object({
     assignment: z.boolean().default(false),
     /** The list of held decisions waiting for the caller's confirmation (embedded mode). */
     waitingForMe: z.boolean().default(false),
+    /** `GET /api/v2/entity-index`: the Entities page sorted, filtered and counted (embedded mode). */
+    entityIndex: z.boolean().default(false),
   }),
   fourEyes: z.enum(FOUR_EYES_MODES),
   account: z.object({ username: z.string(), role: roleSchema }),
