@@ -261,6 +261,7 @@ test('the audit log is offered to auditors only, the review queue only where it 
             auditTrail: true,
             assignment: false,
             waitingForMe: false,
+            entityIndex: false,
           },
           account: { username: 'alex', role: 'auditor' },
         }),

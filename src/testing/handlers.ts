@@ -32,6 +32,7 @@ import type {
   clientUpdateRecordResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
+import type { entityIndexResponseSchema } from '../contract/entity-index.ts';
 import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
 import type { assignmentResponseSchema } from '../contract/assignment.ts';
 import type {
@@ -63,6 +64,7 @@ export interface ApiBodies {
   'POST /api/signout': z.input<typeof signOutResponseSchema>;
   'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
   'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
+  'GET /api/v2/entity-index': z.input<typeof entityIndexResponseSchema>;
   'POST /api/v2/reviews/take-next': z.input<typeof takeNextResponseSchema>;
   'PUT /api/v2/entities/:id/assignee': z.input<typeof assignmentResponseSchema>;
   'GET /api/v2/pending-verifications': z.input<typeof waitingDecisionsPageSchema>;
@@ -166,6 +168,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
       auditTrail: true,
       assignment: true,
       waitingForMe: true,
+      // The interface's list unless a test asks for the entity index.
+      entityIndex: false,
     },
     fourEyes: 'high',
     account: { username: 'reviewer', role: 'reviewer' },
