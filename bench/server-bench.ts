@@ -466,6 +466,7 @@ export const SCALE_SCENARIOS = [
   'search companyName, a different fragment each time',
   'search lastName, a different fragment each time',
   REVIEW_QUEUE_SCENARIO_PREFIX,
+  'entity-index',
 ];
 
 export async function runServerBench(fixture: BenchFixture, options: ServerBenchOptions) {
@@ -588,6 +589,26 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
           missPages.map(
             (start) =>
               `${apiPath}/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String(start)}`,
+          ),
+        ),
+        headers: auth,
+        pid,
+      },
+      // Issue 34: every sort of the entity index, first page with its total, both directions.
+      ...(['name', 'created', 'nextReview', 'status'] as const).flatMap((sort) =>
+        (['asc', 'desc'] as const).map((order) => ({
+          name: `entity-index sort=${sort} order=${order}`,
+          url: `${api}/entity-index?sort=${sort}&order=${order}&limit=25`,
+          headers: auth,
+          pid,
+        })),
+      ),
+      {
+        name: 'entity-index riskLevel=High country=DE, a different sort each time',
+        url: `${api}/entity-index?riskLevel=High&country=DE`,
+        nextPath: cycle(
+          (['name', 'created', 'nextReview', 'status'] as const).map(
+            (sort) => `${apiPath}/entity-index?riskLevel=High&country=DE&sort=${sort}`,
           ),
         ),
         headers: auth,

@@ -41,6 +41,7 @@ import { registerNoteRoutes } from './notes/routes.ts';
 import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import { registerStatsRoutes } from './stats/routes.ts';
+import { registerEntityIndexRoutes } from './entity-index/routes.ts';
 import type { AppServices } from './services.ts';
 
 export interface CreateAppOptions {
@@ -182,6 +183,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerClientUpdateRoutes(v2, services);
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
+      registerEntityIndexRoutes(v2, services);
       registerAssignmentRoutes(v2, services);
       registerStatsRoutes(v2, services);
       registerDecisionRoutes(v2, services, { auditOf });

@@ -7,12 +7,12 @@ import {
   type AuditEvent,
   type AuditFilter,
 } from '../../src/contract/audit.ts';
-import { withVisibleControls } from '../../src/contract/visible-text.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { csvCell } from '../http/csv.ts';
 import { defineRoute } from '../http/route.ts';
 import { auditRepository, type AuditEventRow, type AuditPageQuery } from './repository.ts';
 
@@ -83,23 +83,6 @@ async function pageOf(db: Db, query: AuditPageQuery) {
     })),
     nextCursor: rows.length > query.limit && last ? cursorOf(last.seq) : null,
   };
-}
-
-/**
- * A CSV cell: hidden characters escaped visibly, quoted when needed, and a leading = + - @ made
- * inert for spreadsheets.
- * Hand-written on purpose: CSV libraries quote but leave formulas live, and this is a dozen lines.
- */
-function csvCell(value: unknown): string {
-  const text = withVisibleControls(
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'string'
-        ? value
-        : JSON.stringify(value),
-  );
-  const inert = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(inert) ? `"${inert.replaceAll('"', '""')}"` : inert;
 }
 
 /** The whole filtered set, newest first, read a thousand rows at a time: memory stays flat. */

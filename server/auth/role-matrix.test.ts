@@ -40,6 +40,7 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
   'GET /api/v2/audit-events': { access: 'audit-log' },
   'GET /api/v2/entities/{id}/audit-events': { access: 'read' },
   'GET /api/v2/reviews': { access: 'read', gateway: false },
+  'GET /api/v2/entity-index': { access: 'read', gateway: false },
   'POST /api/v2/reviews/take-next': { access: 'act', gateway: false },
   'PUT /api/v2/entities/{id}/assignee': { access: 'act', gateway: false },
   'GET /api/v2/reviewers': { access: 'read', gateway: false },

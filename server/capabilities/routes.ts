@@ -17,6 +17,7 @@ function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
     assignment: embedded,
     waitingForMe: embedded,
     overview: embedded,
+    entityIndex: embedded,
   };
 }
 

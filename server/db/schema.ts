@@ -20,6 +20,8 @@ export interface EntityTable {
   country: Generated<string | null>;
   /** The username of the reviewer working on the entity, null while unassigned (0026). */
   assignee: Generated<string | null>;
+  /** The folded company name, or last then first name, copied by triggers: the index's name order (0029). */
+  name_order: Generated<string>;
 }
 
 export interface LegalEntityTable {

@@ -330,6 +330,12 @@ test('a generated client calls every operation, and every answer matches its doc
 
   // Reviews queue and assignment.
   await expectStatus(reviewer.GET('/api/v2/reviews', { params: { query: { due: 'all' } } }), 200);
+  await expectStatus(
+    reviewer.GET('/api/v2/entity-index', {
+      params: { query: { sort: 'nextReview', order: 'desc', riskLevel: 'Low' } },
+    }),
+    200,
+  );
   await expectStatus(reviewer.POST('/api/v2/reviews/take-next', { body: { due: 'all' } }), 200);
   await expectStatus(reviewer.GET('/api/v2/reviewers'), 200);
   await expectStatus(reviewer.GET('/api/v2/stats'), 200);

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { requestPartOf } from '../audit/audit-trail.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import {
   REVIEW_PAGE_DEFAULT,
@@ -13,7 +15,7 @@ import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { createWindowCounts, reviewQueuePage, takeNext } from './service.ts';
+import { createWindowCounts, reviewQueueCsvLines, reviewQueuePage, takeNext } from './service.ts';
 
 /** The review queue (decisions.md, "Extensions"; docs/reviews.md); embedded mode only. */
 export function registerReviewRoutes(app: FastifyInstance, services: AppServices): void {
@@ -24,7 +26,7 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
       method: 'GET',
       url: '/reviews',
       summary: 'Review queue',
-      description: `Legal entities and natural persons whose next KYC review falls in the window, soonest first, then by id. Windows on the server's UTC date: overdue (before today, the default), 7d and 30d (today to 7 or 30 days ahead, both included, overdue excluded), all (every entity with a next review date), undated (every entity without one, by id). Filters: status, country (ISO 3166-1 alpha-2), riskLevel, type (all, legal-entities, natural-persons), assignee (me, none, or a username). limit 1..${REVIEW_PAGE_MAX} (${REVIEW_PAGE_DEFAULT}); cursor: the nextCursor of the previous page, or an item's cursor to continue after that item. counts: the filtered entities in each window, whatever due is.`,
+      description: `Legal entities and natural persons whose next KYC review falls in the window, soonest first, then by id. Windows on the server's UTC date: overdue (before today, the default), 7d and 30d (today to 7 or 30 days ahead, both included, overdue excluded), all (every entity with a next review date), undated (every entity without one, by id). Filters: status, country (ISO 3166-1 alpha-2), riskLevel, type (all, legal-entities, natural-persons), assignee (me, none, or a username). limit 1..${REVIEW_PAGE_MAX} (${REVIEW_PAGE_DEFAULT}); cursor: the nextCursor of the previous page, or an item's cursor to continue after that item. counts: the filtered entities in each window, whatever due is. format=csv streams every item of the window and filters as CSV instead (limit and cursor do not apply; cells starting with = + - @ are made inert), recorded as review.export.`,
       tag: 'Reviews',
       auth: 'caller',
       roles: READERS,
@@ -32,13 +34,37 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
       response: {
         status: 200,
         schema: reviewQueueResponseSchema,
-        description: 'One page of the queue, with the counts of every window',
+        description:
+          'One page of the queue, with the counts of every window; with format=csv, text/csv',
+        otherMediaTypes: ['text/csv'],
       },
       errors: [400],
       bare: true,
     },
-    ({ query, request }) =>
-      reviewQueuePage(services.db, windowCounts, query, services.now(), callerOf(request).username),
+    async ({ query, request, reply }) => {
+      const caller = callerOf(request).username;
+      if (query.format === 'csv') {
+        const { limit: _limit, cursor: _cursor, format: _format, ...filter } = query;
+        // Page reads are not recorded; an export of the queue is, like every other export.
+        await request.server.auditTrail.record({
+          ...requestPartOf(request),
+          action: 'review.export',
+          detail: { filter },
+        });
+        const now = services.now();
+        await reply
+          .code(200)
+          .type('text/csv; charset=utf-8')
+          .header(
+            'Content-Disposition',
+            `attachment; filename="review-queue-${now.toISOString().slice(0, 10)}.csv"`,
+          )
+          .header('Cache-Control', 'no-store')
+          .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller)));
+        return undefined;
+      }
+      return reviewQueuePage(services.db, windowCounts, query, services.now(), caller);
+    },
   );
 
   // Its own context so that the JSON-only hook touches no other route.

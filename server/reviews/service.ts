@@ -10,6 +10,7 @@ import { isoDateSchema } from '../../src/contract/common.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
+import { csvLine } from '../http/csv.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
   type ReviewDateRange,
@@ -78,7 +79,9 @@ function assigneeOf(
   return { assignee };
 }
 
-function filterOf(query: Omit<ReviewQueueQuery, 'due' | 'limit' | 'cursor'>): ReviewQueueFilter {
+function filterOf(
+  query: Omit<ReviewQueueQuery, 'due' | 'limit' | 'cursor' | 'format'>,
+): ReviewQueueFilter {
   return {
     ...(query.type === 'legal-entities' ? { kind: 'legal' as const } : {}),
     ...(query.type === 'natural-persons' ? { kind: 'person' as const } : {}),
@@ -190,4 +193,40 @@ export async function takeNext(
     return repository.row(id);
   });
   return row && itemOf(row);
+}
+
+/** Rows the CSV export reads at a time: memory stays flat whatever the queue holds. */
+const CSV_ROWS_PER_READ = 1000;
+
+export const REVIEW_CSV_COLUMNS = [
+  'entityId',
+  'type',
+  'name',
+  'country',
+  'kycStatus',
+  'riskLevel',
+  'nextReviewDate',
+  'assignedUser',
+] as const;
+
+/** Every item of the window and filters, in queue order, as CSV (what the pages would list). */
+export async function* reviewQueueCsvLines(
+  db: Db,
+  query: Omit<ReviewQueueQuery, 'limit' | 'cursor' | 'format'>,
+  now: Date,
+  caller: string,
+): AsyncGenerator<string> {
+  yield `${REVIEW_CSV_COLUMNS.join(',')}\r\n`;
+  const range = rangeOf(query.due, utcDateOf(now));
+  const filter = { ...filterOf(query), ...assigneeOf(query.assignee, caller) };
+  const repository = reviewsRepository(db);
+  let after: ReviewKey | undefined;
+  for (;;) {
+    const rows = await repository.page(range, filter, after, CSV_ROWS_PER_READ);
+    if (rows.length === 0) return;
+    yield rows.map((row) => csvLine(REVIEW_CSV_COLUMNS, itemOf(row))).join('');
+    const last = rows.at(-1);
+    if (rows.length < CSV_ROWS_PER_READ || !last) return;
+    after = { date: last.next_kyc_review ?? '', id: last.id };
+  }
 }

@@ -264,6 +264,7 @@ test('the audit log is offered to auditors only, the review queue only where it 
             assignment: false,
             waitingForMe: false,
             overview: false,
+            entityIndex: false,
           },
           account: { username: 'alex', role: 'auditor' },
         }),

@@ -22,6 +22,8 @@ export const capabilitiesSchema = z.object({
     waitingForMe: z.boolean().default(false),
     /** The overview's counts, `GET /api/v2/stats` (embedded mode). */
     overview: z.boolean().default(false),
+    /** `GET /api/v2/entity-index`: the Entities page sorted, filtered and counted (embedded mode). */
+    entityIndex: z.boolean().default(false),
   }),
   fourEyes: z.enum(FOUR_EYES_MODES),
   account: z.object({ username: z.string(), role: roleSchema }),

@@ -50,11 +50,13 @@ export const reviewQueueQuerySchema = z.strictObject(
     ...reviewFilterSchema.shape,
     assignee: assigneeFilterSchema.optional(),
     ...pageQuerySchema(REVIEW_PAGE_DEFAULT, REVIEW_PAGE_MAX),
+    /** `csv` streams every item of the window and filters instead of a page. */
+    format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).default('json'),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `Unknown review-queue parameter: ${issue.keys.join(', ')}. The queue takes due, status, country, riskLevel, type, assignee, limit and cursor.`
+        ? `Unknown review-queue parameter: ${issue.keys.join(', ')}. The queue takes due, status, country, riskLevel, type, assignee, limit, cursor and format.`
         : undefined,
   },
 );

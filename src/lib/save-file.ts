@@ -9,3 +9,11 @@ export function saveObjectUrl(objectUrl: string, fileName: string): void {
   link.click();
   link.remove();
 }
+
+/** Hands a Blob to the browser as a download, then lets the memory go. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const objectUrl = URL.createObjectURL(blob);
+  saveObjectUrl(objectUrl, fileName);
+  // A click starts the download synchronously, but some browsers read the URL a moment later.
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
+}

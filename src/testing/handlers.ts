@@ -32,6 +32,7 @@ import type {
   clientUpdateRecordResponseSchema,
 } from '../contract/client-updates.ts';
 import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
+import type { entityIndexResponseSchema } from '../contract/entity-index.ts';
 import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
 import type {
   assignmentResponseSchema,
@@ -67,6 +68,7 @@ export interface ApiBodies {
   'POST /api/signout': z.input<typeof signOutResponseSchema>;
   'GET /api/capabilities': z.input<typeof capabilitiesResponseSchema>;
   'GET /api/v2/reviews': z.input<typeof reviewQueueResponseSchema>;
+  'GET /api/v2/entity-index': z.input<typeof entityIndexResponseSchema>;
   'POST /api/v2/reviews/take-next': z.input<typeof takeNextResponseSchema>;
   'PUT /api/v2/entities/:id/assignee': z.input<typeof assignmentResponseSchema>;
   'GET /api/v2/reviewers': z.input<typeof reviewerListResponseSchema>;
@@ -173,6 +175,8 @@ export function capabilities(overrides: Partial<Capabilities> = {}): Capabilitie
       assignment: true,
       waitingForMe: true,
       overview: true,
+      // The interface's list unless a test asks for the entity index.
+      entityIndex: false,
     },
     fourEyes: 'high',
     account: { username: 'reviewer', role: 'reviewer' },

@@ -363,9 +363,29 @@ export interface paths {
     };
     /**
      * Review queue
-     * @description Legal entities and natural persons whose next KYC review falls in the window, soonest first, then by id. Windows on the server's UTC date: overdue (before today, the default), 7d and 30d (today to 7 or 30 days ahead, both included, overdue excluded), all (every entity with a next review date), undated (every entity without one, by id). Filters: status, country (ISO 3166-1 alpha-2), riskLevel, type (all, legal-entities, natural-persons), assignee (me, none, or a username). limit 1..100 (50); cursor: the nextCursor of the previous page, or an item's cursor to continue after that item. counts: the filtered entities in each window, whatever due is.
+     * @description Legal entities and natural persons whose next KYC review falls in the window, soonest first, then by id. Windows on the server's UTC date: overdue (before today, the default), 7d and 30d (today to 7 or 30 days ahead, both included, overdue excluded), all (every entity with a next review date), undated (every entity without one, by id). Filters: status, country (ISO 3166-1 alpha-2), riskLevel, type (all, legal-entities, natural-persons), assignee (me, none, or a username). limit 1..100 (50); cursor: the nextCursor of the previous page, or an item's cursor to continue after that item. counts: the filtered entities in each window, whatever due is. format=csv streams every item of the window and filters as CSV instead (limit and cursor do not apply; cells starting with = + - @ are made inert), recorded as review.export.
      */
     get: operations['getReviews'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entity-index': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Browse entities: sorted, filtered, with a total
+     * @description Legal entities and natural persons, sorted by name (a company's name, a person's last then first name, compared folded as search folds them), created, nextReview (undated entities after the dated ones ascending) or status, asc or desc, ties by id. Filters: type (all, legal-entities, natural-persons), kycStatus, riskLevel, country (ISO 3166-1 alpha-2), assignee (me, none, or a username), q (the start of a name, folded, or an entity ID or external ID, exact). total: every matching entity. limit 1..100 (25); cursor: the nextCursor of the previous page, with the same sort. format=csv streams every matching row as CSV instead (limit and cursor do not apply; cells starting with = + - @ are made inert), recorded as entity.export.
+     */
+    get: operations['getEntityIndex'];
     put?: never;
     post?: never;
     delete?: never;
@@ -971,6 +991,8 @@ export interface operations {
                 waitingForMe: boolean;
                 /** @default false */
                 overview: boolean;
+                /** @default false */
+                entityIndex: boolean;
               };
               /** @enum {string} */
               fourEyes: 'high' | 'all' | 'off';
@@ -3356,6 +3378,7 @@ export interface operations {
         assignee?: string;
         limit?: number;
         cursor?: string;
+        format?: 'json' | 'csv';
       };
       header?: never;
       path?: never;
@@ -3363,7 +3386,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One page of the queue, with the counts of every window */
+      /** @description One page of the queue, with the counts of every window; with format=csv, text/csv */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3398,6 +3421,346 @@ export interface operations {
             /** Format: date */
             today: string;
           };
+          'text/csv': string;
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntityIndex: {
+    parameters: {
+      query?: {
+        type?: 'all' | 'natural-persons' | 'legal-entities';
+        kycStatus?:
+          'New' | 'Pending' | 'Review' | 'Escalated' | 'Accepted' | 'Rejected' | 'Expired';
+        riskLevel?: 'Low' | 'Medium' | 'High';
+        country?:
+          | 'AD'
+          | 'AE'
+          | 'AF'
+          | 'AG'
+          | 'AI'
+          | 'AL'
+          | 'AM'
+          | 'AO'
+          | 'AQ'
+          | 'AR'
+          | 'AS'
+          | 'AT'
+          | 'AU'
+          | 'AW'
+          | 'AX'
+          | 'AZ'
+          | 'BA'
+          | 'BB'
+          | 'BD'
+          | 'BE'
+          | 'BF'
+          | 'BG'
+          | 'BH'
+          | 'BI'
+          | 'BJ'
+          | 'BL'
+          | 'BM'
+          | 'BN'
+          | 'BO'
+          | 'BQ'
+          | 'BR'
+          | 'BS'
+          | 'BT'
+          | 'BV'
+          | 'BW'
+          | 'BY'
+          | 'BZ'
+          | 'CA'
+          | 'CC'
+          | 'CD'
+          | 'CF'
+          | 'CG'
+          | 'CH'
+          | 'CI'
+          | 'CK'
+          | 'CL'
+          | 'CM'
+          | 'CN'
+          | 'CO'
+          | 'CR'
+          | 'CU'
+          | 'CV'
+          | 'CW'
+          | 'CX'
+          | 'CY'
+          | 'CZ'
+          | 'DE'
+          | 'DJ'
+          | 'DK'
+          | 'DM'
+          | 'DO'
+          | 'DZ'
+          | 'EC'
+          | 'EE'
+          | 'EG'
+          | 'EH'
+          | 'ER'
+          | 'ES'
+          | 'ET'
+          | 'FI'
+          | 'FJ'
+          | 'FK'
+          | 'FM'
+          | 'FO'
+          | 'FR'
+          | 'GA'
+          | 'GB'
+          | 'GD'
+          | 'GE'
+          | 'GF'
+          | 'GG'
+          | 'GH'
+          | 'GI'
+          | 'GL'
+          | 'GM'
+          | 'GN'
+          | 'GP'
+          | 'GQ'
+          | 'GR'
+          | 'GS'
+          | 'GT'
+          | 'GU'
+          | 'GW'
+          | 'GY'
+          | 'HK'
+          | 'HM'
+          | 'HN'
+          | 'HR'
+          | 'HT'
+          | 'HU'
+          | 'ID'
+          | 'IE'
+          | 'IL'
+          | 'IM'
+          | 'IN'
+          | 'IO'
+          | 'IQ'
+          | 'IR'
+          | 'IS'
+          | 'IT'
+          | 'JE'
+          | 'JM'
+          | 'JO'
+          | 'JP'
+          | 'KE'
+          | 'KG'
+          | 'KH'
+          | 'KI'
+          | 'KM'
+          | 'KN'
+          | 'KP'
+          | 'KR'
+          | 'KW'
+          | 'KY'
+          | 'KZ'
+          | 'LA'
+          | 'LB'
+          | 'LC'
+          | 'LI'
+          | 'LK'
+          | 'LR'
+          | 'LS'
+          | 'LT'
+          | 'LU'
+          | 'LV'
+          | 'LY'
+          | 'MA'
+          | 'MC'
+          | 'MD'
+          | 'ME'
+          | 'MF'
+          | 'MG'
+          | 'MH'
+          | 'MK'
+          | 'ML'
+          | 'MM'
+          | 'MN'
+          | 'MO'
+          | 'MP'
+          | 'MQ'
+          | 'MR'
+          | 'MS'
+          | 'MT'
+          | 'MU'
+          | 'MV'
+          | 'MW'
+          | 'MX'
+          | 'MY'
+          | 'MZ'
+          | 'NA'
+          | 'NC'
+          | 'NE'
+          | 'NF'
+          | 'NG'
+          | 'NI'
+          | 'NL'
+          | 'NO'
+          | 'NP'
+          | 'NR'
+          | 'NU'
+          | 'NZ'
+          | 'OM'
+          | 'PA'
+          | 'PE'
+          | 'PF'
+          | 'PG'
+          | 'PH'
+          | 'PK'
+          | 'PL'
+          | 'PM'
+          | 'PN'
+          | 'PR'
+          | 'PS'
+          | 'PT'
+          | 'PW'
+          | 'PY'
+          | 'QA'
+          | 'RE'
+          | 'RO'
+          | 'RS'
+          | 'RU'
+          | 'RW'
+          | 'SA'
+          | 'SB'
+          | 'SC'
+          | 'SD'
+          | 'SE'
+          | 'SG'
+          | 'SH'
+          | 'SI'
+          | 'SJ'
+          | 'SK'
+          | 'SL'
+          | 'SM'
+          | 'SN'
+          | 'SO'
+          | 'SR'
+          | 'SS'
+          | 'ST'
+          | 'SV'
+          | 'SX'
+          | 'SY'
+          | 'SZ'
+          | 'TC'
+          | 'TD'
+          | 'TF'
+          | 'TG'
+          | 'TH'
+          | 'TJ'
+          | 'TK'
+          | 'TL'
+          | 'TM'
+          | 'TN'
+          | 'TO'
+          | 'TR'
+          | 'TT'
+          | 'TV'
+          | 'TW'
+          | 'TZ'
+          | 'UA'
+          | 'UG'
+          | 'UM'
+          | 'US'
+          | 'UY'
+          | 'UZ'
+          | 'VA'
+          | 'VC'
+          | 'VE'
+          | 'VG'
+          | 'VI'
+          | 'VN'
+          | 'VU'
+          | 'WF'
+          | 'WS'
+          | 'YE'
+          | 'YT'
+          | 'ZA'
+          | 'ZM'
+          | 'ZW';
+        assignee?: string;
+        q?: string;
+        sort?: 'name' | 'created' | 'nextReview' | 'status';
+        order?: 'asc' | 'desc';
+        limit?: number;
+        cursor?: string;
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of entities and the total; with format=csv, text/csv */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              entityId: string;
+              /** @enum {string} */
+              type: 'Legal Entity' | 'Natural Person';
+              name: string;
+              country: string | null;
+              kycStatus: string;
+              riskLevel: string;
+              nextKYCReview: string | null;
+              assignee: string | null;
+              documents: number;
+              createdAt: string;
+            }[];
+            nextCursor: string | null;
+            total: number;
+          };
+          'text/csv': string;
         };
       };
       /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */

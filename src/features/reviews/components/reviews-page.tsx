@@ -26,7 +26,9 @@ import { paths } from '../../../app/paths.ts';
 import { COUNTRY_CODES } from '../../../contract/countries.ts';
 import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
 import { REVIEW_WINDOWS, type ReviewItem, type ReviewWindow } from '../../../contract/reviews.ts';
+import { CsvExportButton } from '../../../components/csv-export-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
+import { apiDownload } from '../../../lib/api-client.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
@@ -440,15 +442,28 @@ export function ReviewsPage({
             all (Undated). Days count in UTC{first ? `; today is ${formatDate(first.today)}` : ''}.
           </Text>
         </div>
-        {assignment && canTakeNext ? (
-          <Button
-            leftSection={<IconPlayerTrackNext size={18} aria-hidden />}
-            loading={takeNext.isPending}
-            onClick={() => void onTakeNext()}
-          >
-            Take next unassigned
-          </Button>
-        ) : null}
+        <Group gap="sm" align="flex-start" wrap="wrap">
+          <CsvExportButton
+            csvExport={{
+              download: (options) =>
+                apiDownload('/api/v2/reviews', {
+                  query: { ...queue, format: 'csv' },
+                  accept: 'text/csv',
+                  ...options,
+                }),
+              fileName: `review-queue-${queue.due}.csv`,
+            }}
+          />
+          {assignment && canTakeNext ? (
+            <Button
+              leftSection={<IconPlayerTrackNext size={18} aria-hidden />}
+              loading={takeNext.isPending}
+              onClick={() => void onTakeNext()}
+            >
+              Take next unassigned
+            </Button>
+          ) : null}
+        </Group>
       </Group>
       {assignment ? (
         <SegmentedControl

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { withEntitySearchColumns, withNaturalPersonSearchColumns } from '../entities/repository.ts';
+import { insertNaturalPerson } from '../testing/fixtures.ts';
+import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
+
+/**
+ * Rows of the memory test: 20,000 in CI (writing them costs seconds per thousand on a loaded
+ * machine); `KYC_CSV_ROWS=100000` for the measure docs/performance.md reports.
+ */
+const CSV_ROWS = Number(process.env.KYC_CSV_ROWS ?? 20_000);
+
+let server: TestServer;
+let db: Db;
+
+beforeAll(async () => {
+  server = await startTestServer({ mode: 'embedded' });
+  db = server.app.services.db;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function csvOf(pathAndQuery: string) {
+  const response = await fetch(`${server.baseUrl}${pathAndQuery}`, {
+    headers: await server.authHeaders('apiKey'),
+  });
+  return { response, text: await response.text() };
+}
+
+async function lastEvent(action: string) {
+  return db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('action', '=', action)
+    .orderBy('seq', 'desc')
+    .executeTakeFirstOrThrow();
+}
+
+/** `count` natural persons in batches, as a writer stores them (search columns, triggers). */
+async function insertPeople(count: number, lastName: string) {
+  const batch = 250;
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < count; start += batch) {
+      const size = Math.min(batch, count - start);
+      const ids = Array.from({ length: size }, () => randomUUID());
+      await trx
+        .insertInto('entities')
+        .values(
+          ids.map((id, n) =>
+            withEntitySearchColumns({
+              id,
+              kind: 'person',
+              created_at: new Date(Date.UTC(2020, 0, 1) + (start + n) * 1000).toISOString(),
+              external_id: null,
+              kyc_status: 'Pending',
+              risk_level: 'Medium',
+              last_update: '2026-01-01T00:00:00.000Z',
+              next_kyc_review: '2026-09-01',
+              tags: '[]',
+            }),
+          ),
+        )
+        .execute();
+      await trx
+        .insertInto('natural_persons')
+        .values(
+          ids.map((id, n) =>
+            withNaturalPersonSearchColumns({
+              entity_id: id,
+              first_name: `Person ${start + n}`,
+              middle_name: null,
+              last_name: lastName,
+              date_of_birth: null,
+              email: null,
+              phone: null,
+              address: null,
+              city: 'Bounded, Memory "Town"',
+              state_province: null,
+              country_code: 'gb',
+              postal_code: null,
+            }),
+          ),
+        )
+        .execute();
+    }
+  });
+}
+
+describe(`CSV exports of the entity index and the review queue (${testEngine})`, () => {
+  it('streams the filtered index with formula cells inert, and records entity.export', async () => {
+    for (const first of [
+      '=HYPERLINK("http://x","y")',
+      '+1 555',
+      '-2+3',
+      '@SUM(A1)',
+      'Plain, "quoted"',
+    ])
+      await insertNaturalPerson(db, {
+        first_name: first,
+        last_name: 'Csvtest',
+        country_code: 'FR',
+      });
+    const { response, text } = await csvOf(
+      '/api/v2/entity-index?format=csv&country=FR&q=csvtest&sort=name&order=desc',
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="entities-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe(
+      'entityId,type,name,country,kycStatus,riskLevel,nextKYCReview,assignee,documents,createdAt',
+    );
+    expect(lines.at(-1)).toBe('');
+    const names = lines.slice(1, -1).map((line) => line.split(',')[2]);
+    // Desc by folded name, last name first: p > @ > = > - > +; each leading = + - @ is quoted.
+    expect(names).toEqual([
+      `"Plain`,
+      "'@SUM(A1) Csvtest",
+      `"'=HYPERLINK(""http://x""`,
+      "'-2+3 Csvtest",
+      "'+1 555 Csvtest",
+    ]);
+    expect(text).toContain(`"Plain, ""quoted"" Csvtest"`);
+    const event = await lastEvent('entity.export');
+    expect(event.actor).toBe(server.account.username);
+    expect(JSON.parse(event.detail)).toMatchObject({
+      filter: { country: 'FR', q: 'csvtest', sort: 'name', order: 'desc' },
+    });
+  });
+
+  it('streams the queue of a window and filters, and records review.export', async () => {
+    const id = await insertNaturalPerson(db, {
+      first_name: '=1+1',
+      last_name: 'Queued',
+      country_code: 'ES',
+    });
+    await db
+      .updateTable('entities')
+      .set({ next_kyc_review: '2020-02-02' })
+      .where('id', '=', id)
+      .execute();
+    const { response, text } = await csvOf('/api/v2/reviews?format=csv&due=overdue&country=ES');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toMatch(/filename="review-queue-/);
+    expect(text).toBe(
+      `entityId,type,name,country,kycStatus,riskLevel,nextReviewDate,assignedUser\r\n${id},Natural Person,'=1+1 Queued,ES,New,Low,2020-02-02,\r\n`,
+    );
+    expect(JSON.parse((await lastEvent('review.export')).detail)).toMatchObject({
+      filter: { due: 'overdue', country: 'ES' },
+    });
+  });
+
+  it(`streams ${CSV_ROWS} rows with bounded memory`, async () => {
+    const rows = CSV_ROWS;
+    await insertPeople(rows, 'Bulk');
+    const response = await fetch(
+      `${server.baseUrl}/api/v2/entity-index?format=csv&type=natural-persons&q=bulk&sort=created`,
+      { headers: await server.authHeaders('apiKey') },
+    );
+    expect(response.status).toBe(200);
+    if (!response.body) throw new Error('no body');
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    let lines = 0;
+    let bytes = 0;
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body) {
+      bytes += chunk.byteLength;
+      lines += decoder.decode(chunk, { stream: true }).split('\r\n').length - 1;
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    const growthMb = (peak - before) / 1024 / 1024;
+    console.info(
+      `CSV of ${rows} rows (${(bytes / 1024 / 1024).toFixed(1)} MB) on ${testEngine}: RSS grew ${growthMb.toFixed(1)} MB at its peak`,
+    );
+    expect(lines).toBe(rows + 1);
+    // At 100,000 rows the file (about 17 MB) is larger than this bound: holding it would break it.
+    expect(growthMb).toBeLessThan(15);
+  }, 900_000);
+});

@@ -1,0 +1,174 @@
+import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import type { EntityIndexOrder, EntityIndexSort } from '../../src/contract/entity-index.ts';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+/** Where undated entities sort: after every date ascending (0029's index expression). */
+const UNDATED_LAST = '9999-12-31';
+
+/** What the index filters by, as the columns hold it. */
+export interface EntityIndexCriteria {
+  kind?: 'legal' | 'person';
+  kycStatus?: string;
+  riskLevel?: string;
+  country?: string;
+  /** A username, or null for the unassigned entities; absent: everyone's. */
+  assignee?: string | null;
+  /** The folded start of a name; `exact` an entity ID or external ID as typed (and folded). */
+  namePrefix?: string;
+  exact?: { id: string; externalIdFolded: string };
+}
+
+/** A position in an order: after this sort value and id. */
+export interface EntityIndexKey {
+  value: string;
+  id: string;
+}
+
+export interface EntityIndexDbRow {
+  id: string;
+  kind: 'legal' | 'person';
+  created_at: string;
+  kyc_status: string;
+  risk_level: string;
+  country: string | null;
+  next_kyc_review: string | null;
+  assignee: string | null;
+  name_order: string;
+  sort_value: string;
+  company_name: string | null;
+  first_name: string | null;
+  middle_name: string | null;
+  last_name: string | null;
+  documents: number | string | bigint;
+}
+
+type Entities = ExpressionBuilder<Database, 'entities'>;
+
+/** The sort key exactly as 0029 indexes it (the planner matches the expression's text). */
+function sortKey(sort: EntityIndexSort) {
+  switch (sort) {
+    case 'name':
+      return sql<string>`entities.name_order`;
+    case 'created':
+      return sql<string>`entities.created_at`;
+    case 'nextReview':
+      return sql<string>`coalesce(entities.next_kyc_review, ${sql.lit(UNDATED_LAST)})`;
+    case 'status':
+      return sql<string>`entities.kyc_status`;
+  }
+}
+
+/** `like` escapes nothing portably here: a prefix is a range instead, which an index reads. */
+function prefixRange(eb: Entities, prefix: string): Expression<SqlBool> {
+  return eb.and([
+    eb('entities.name_order', '>=', prefix),
+    eb('entities.name_order', '<', `${prefix}\u{10FFFF}`),
+  ]);
+}
+
+function matches(eb: Entities, criteria: EntityIndexCriteria): Expression<SqlBool> {
+  const text = [
+    ...(criteria.namePrefix === undefined ? [] : [prefixRange(eb, criteria.namePrefix)]),
+    ...(criteria.exact === undefined
+      ? []
+      : [
+          eb('entities.id', '=', criteria.exact.id),
+          eb('entities.external_id_folded', '=', criteria.exact.externalIdFolded),
+        ]),
+  ];
+  return eb.and([
+    ...(criteria.kind === undefined ? [] : [eb('entities.kind', '=', criteria.kind)]),
+    ...(criteria.kycStatus === undefined
+      ? []
+      : [eb('entities.kyc_status', '=', criteria.kycStatus)]),
+    ...(criteria.riskLevel === undefined
+      ? []
+      : [eb('entities.risk_level', '=', criteria.riskLevel)]),
+    ...(criteria.country === undefined ? [] : [eb('entities.country', '=', criteria.country)]),
+    ...(criteria.assignee === undefined
+      ? []
+      : [eb('entities.assignee', criteria.assignee === null ? 'is' : '=', criteria.assignee)]),
+    ...(text.length === 0 ? [] : [eb.or(text)]),
+  ]);
+}
+
+export function entityIndexRepository(db: Db) {
+  return {
+    /** The page query alone, exported for the query-plan tests. */
+    pageQuery(
+      criteria: EntityIndexCriteria,
+      sort: EntityIndexSort,
+      order: EntityIndexOrder,
+      after: EntityIndexKey | undefined,
+      limit: number,
+    ) {
+      const key = sortKey(sort);
+      return db
+        .selectFrom('entities')
+        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
+        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
+        .select((eb) => [
+          'entities.id',
+          'entities.kind',
+          'entities.created_at',
+          'entities.kyc_status',
+          'entities.risk_level',
+          'entities.country',
+          'entities.next_kyc_review',
+          'entities.assignee',
+          'entities.name_order',
+          key.as('sort_value'),
+          'legal_entities.company_name',
+          'natural_persons.first_name',
+          'natural_persons.middle_name',
+          'natural_persons.last_name',
+          eb
+            .selectFrom('documents')
+            .select((count) => count.fn.countAll().as('n'))
+            .whereRef('documents.entity_id', '=', 'entities.id')
+            .as('documents'),
+        ])
+        .where((eb) => matches(eb, criteria))
+        .$if(after !== undefined, (query) =>
+          query.where(
+            order === 'asc'
+              ? sql<SqlBool>`(${key}, entities.id) > (${after?.value ?? ''}, ${after?.id ?? ''})`
+              : sql<SqlBool>`(${key}, entities.id) < (${after?.value ?? ''}, ${after?.id ?? ''})`,
+          ),
+        )
+        .orderBy(key, order)
+        .orderBy('entities.id', order)
+        .limit(limit);
+    },
+
+    async page(
+      criteria: EntityIndexCriteria,
+      sort: EntityIndexSort,
+      order: EntityIndexOrder,
+      after: EntityIndexKey | undefined,
+      limit: number,
+    ): Promise<EntityIndexDbRow[]> {
+      return (await this.pageQuery(
+        criteria,
+        sort,
+        order,
+        after,
+        limit,
+      ).execute()) as EntityIndexDbRow[];
+    },
+
+    /** The total query alone, exported for the query-plan tests. */
+    totalQuery(criteria: EntityIndexCriteria) {
+      return db
+        .selectFrom('entities')
+        .select((eb) => eb.fn.countAll().as('total'))
+        .where((eb) => matches(eb, criteria));
+    },
+
+    async total(criteria: EntityIndexCriteria): Promise<number> {
+      const row = await this.totalQuery(criteria).executeTakeFirstOrThrow();
+      return Number(row.total);
+    },
+  };
+}

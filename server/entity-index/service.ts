@@ -1,0 +1,154 @@
+import type {
+  EntityIndexFilter,
+  EntityIndexPage,
+  EntityIndexQuery,
+  EntityIndexRow,
+  EntityIndexSort,
+} from '../../src/contract/entity-index.ts';
+import { foldForSearch } from '../../src/contract/search-text.ts';
+import type { Db } from '../db/database.ts';
+import { createVersionedCache } from '../db/versioned-cache.ts';
+import { csvLine } from '../http/csv.ts';
+import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import {
+  entityIndexRepository,
+  type EntityIndexCriteria,
+  type EntityIndexDbRow,
+  type EntityIndexKey,
+} from './repository.ts';
+
+/** Filter combinations whose totals are kept; past this the least recently used go first. */
+const MAX_KEPT_TOTALS = 500;
+/** Rows the CSV export reads at a time: memory stays flat whatever the total. */
+const CSV_ROWS_PER_READ = 1000;
+
+export const ENTITY_INDEX_CSV_COLUMNS = [
+  'entityId',
+  'type',
+  'name',
+  'country',
+  'kycStatus',
+  'riskLevel',
+  'nextKYCReview',
+  'assignee',
+  'documents',
+  'createdAt',
+] as const;
+
+/** The filters as the repository reads them: `me` is the caller, `none` nobody, q folded. */
+export function criteriaOf(filter: EntityIndexFilter, caller: string): EntityIndexCriteria {
+  const assignee = filter.assignee === 'me' ? caller : filter.assignee;
+  return {
+    ...(filter.type === 'legal-entities' ? { kind: 'legal' as const } : {}),
+    ...(filter.type === 'natural-persons' ? { kind: 'person' as const } : {}),
+    ...(filter.kycStatus === undefined ? {} : { kycStatus: filter.kycStatus }),
+    ...(filter.riskLevel === undefined ? {} : { riskLevel: filter.riskLevel }),
+    ...(filter.country === undefined ? {} : { country: filter.country }),
+    ...(assignee === undefined ? {} : { assignee: assignee === 'none' ? null : assignee }),
+    ...(filter.q === undefined
+      ? {}
+      : {
+          namePrefix: foldForSearch(filter.q),
+          exact: { id: filter.q, externalIdFolded: foldForSearch(filter.q) },
+        }),
+  };
+}
+
+function rowOf(row: EntityIndexDbRow): EntityIndexRow {
+  const legal = row.kind === 'legal';
+  return {
+    entityId: row.id,
+    type: legal ? 'Legal Entity' : 'Natural Person',
+    name: legal
+      ? (row.company_name ?? '')
+      : [row.first_name, row.middle_name, row.last_name].filter(Boolean).join(' '),
+    country: row.country,
+    kycStatus: row.kyc_status,
+    riskLevel: row.risk_level,
+    nextKYCReview: row.next_kyc_review,
+    assignee: row.assignee,
+    documents: Number(row.documents),
+    createdAt: row.created_at,
+  };
+}
+
+/** A cursor names the sort it was made for, so one from another order is refused, not misread. */
+function cursorOf(sort: EntityIndexSort, row: EntityIndexDbRow): string {
+  return encodeCursor([sort, row.sort_value, row.id]);
+}
+
+function keyOfCursor(sort: EntityIndexSort, cursor: string): EntityIndexKey {
+  return decodeCursor(cursor, ([cursorSort, value, id, ...rest]) =>
+    cursorSort === sort &&
+    typeof value === 'string' &&
+    value.length <= 1000 &&
+    typeof id === 'string' &&
+    id.length > 0 &&
+    id.length <= 100 &&
+    rest.length === 0
+      ? { value, id }
+      : undefined,
+  );
+}
+
+/**
+ * The totals per filter, kept until the entity data changes: a total grows with the entities
+ * matched, a page is the first rows of an index range.
+ */
+export function createEntityIndexTotals(db: Db) {
+  const kept = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
+  return (criteria: EntityIndexCriteria) =>
+    kept.get(JSON.stringify(criteria), () => entityIndexRepository(db).total(criteria));
+}
+export type EntityIndexTotals = ReturnType<typeof createEntityIndexTotals>;
+
+export async function entityIndexPage(
+  db: Db,
+  totals: EntityIndexTotals,
+  query: EntityIndexQuery,
+  caller: string,
+): Promise<EntityIndexPage> {
+  const criteria = criteriaOf(query, caller);
+  const after = query.cursor === undefined ? undefined : keyOfCursor(query.sort, query.cursor);
+  // One row more than asked tells whether a next page exists.
+  const [rows, total] = await Promise.all([
+    entityIndexRepository(db).page(criteria, query.sort, query.order, after, query.limit + 1),
+    totals(criteria),
+  ]);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    code: 200,
+    status: 'success',
+    message: '',
+    data: page.map(rowOf),
+    nextCursor: rows.length > query.limit && last ? cursorOf(query.sort, last) : null,
+    total,
+  };
+}
+
+/** Every matching row in the index's order as CSV, read a thousand rows at a time. */
+export async function* entityIndexCsvLines(
+  db: Db,
+  filter: EntityIndexFilter,
+  caller: string,
+): AsyncGenerator<string> {
+  yield `${ENTITY_INDEX_CSV_COLUMNS.join(',')}\r\n`;
+  const criteria = criteriaOf(filter, caller);
+  const repository = entityIndexRepository(db);
+  let after: EntityIndexKey | undefined;
+  for (;;) {
+    const rows = await repository.page(
+      criteria,
+      filter.sort,
+      filter.order,
+      after,
+      CSV_ROWS_PER_READ,
+    );
+    if (rows.length === 0) return;
+    yield rows.map((row) => csvLine(ENTITY_INDEX_CSV_COLUMNS, rowOf(row))).join('');
+    const last = rows.at(-1);
+    if (rows.length < CSV_ROWS_PER_READ || !last) return;
+    after = { value: last.sort_value, id: last.id };
+  }
+}
