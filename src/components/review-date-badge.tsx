@@ -33,7 +33,7 @@ export function ReviewDateBadge({ date, today }: ReviewDateBadgeProps) {
   return (
     // Wraps where the cell is narrow (the phone's Reviews): the badge drops below the date rather
     // than running over the next column's Status badge.
-    <Group gap={6} rowGap={2} wrap="wrap">
+    <Group gap={6} wrap="wrap">
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {formatDate(date)}
       </Text>
