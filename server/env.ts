@@ -159,6 +159,12 @@ const envSchema = z.object({
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1.')
     .max(36_525, 'AUDIT_RETENTION_DAYS must be at most 36525 (a hundred years).')
     .default(AUDIT_RETENTION_DEFAULT_DAYS),
+  REMINDER_AFTER_DAYS: z.coerce
+    .number({ error: 'REMINDER_AFTER_DAYS must be a whole number of days.' })
+    .int('REMINDER_AFTER_DAYS must be a whole number of days.')
+    .min(1, 'REMINDER_AFTER_DAYS must be at least 1.')
+    .max(365, 'REMINDER_AFTER_DAYS must be at most 365.')
+    .default(3),
   WEBHOOK_SECRET: webhookSecret('WEBHOOK_SECRET'),
   WEBHOOK_SECRET_PREVIOUS: webhookSecret('WEBHOOK_SECRET_PREVIOUS'),
   DOCUMENT_KEY: documentKey('DOCUMENT_KEY'),
@@ -190,6 +196,8 @@ export type Config = {
   fourEyes: (typeof FOUR_EYES_MODES)[number];
   /** Audit events older than this many days are pruned (docs/audit.md). */
   auditRetentionDays: number;
+  /** Days without an answer after a client-update e-mail before "Send reminder" is offered. */
+  reminderAfterDays: number;
   /** Master key of the documents' data keys (DOCUMENT_KEY); absent: a key file in dataDir, SQLite only. */
   documentKey: Buffer | undefined;
   /** The master key before a rotation (DOCUMENT_KEY_PREVIOUS): still unwraps, never wraps. */
@@ -246,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     fourEyes: e.FOUR_EYES,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    reminderAfterDays: e.REMINDER_AFTER_DAYS,
     webhookSecrets: e.WEBHOOK_SECRET
       ? [e.WEBHOOK_SECRET, ...(e.WEBHOOK_SECRET_PREVIOUS ? [e.WEBHOOK_SECRET_PREVIOUS] : [])]
       : [],

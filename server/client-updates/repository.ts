@@ -1,12 +1,19 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { ClientUpdateConfigTable, ClientUpdateRequestTable } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/engine.ts';
+import type {
+  ClientUpdateAttemptTable,
+  ClientUpdateConfigTable,
+  ClientUpdateRequestTable,
+} from '../db/schema.ts';
 
 export type ClientUpdateConfigRow = Selectable<ClientUpdateConfigTable>;
 export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable> & {
   /** The requesting account's display name; null once the account is gone. */
   requested_by_name: string | null;
 };
+
+export type ClientUpdateAttemptRow = Selectable<ClientUpdateAttemptTable>;
 
 export interface LinkedPerson {
   id: string;
@@ -58,8 +65,89 @@ export function clientUpdatesRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    async insertRequest(row: Insertable<ClientUpdateRequestTable>): Promise<void> {
-      await db.insertInto('client_update_requests').values(row).execute();
+    /** A new request with its first e-mail's outcome, together. */
+    async insertRequest(
+      row: Insertable<ClientUpdateRequestTable>,
+      first: { sent_by: string; at: string },
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('client_update_requests').values(row).execute();
+        await trx
+          .insertInto('client_update_attempts')
+          .values({
+            request_id: row.id,
+            attempt: 1,
+            kind: 'first',
+            outcome: row.status,
+            at: first.at,
+            error: row.error ?? null,
+            sent_by: first.sent_by,
+          })
+          .execute();
+      });
+    },
+
+    /** Every e-mail of these requests, oldest first within each. */
+    listAttempts(requestIds: readonly string[]): Promise<ClientUpdateAttemptRow[]> {
+      if (requestIds.length === 0) return Promise.resolve([]);
+      return db
+        .selectFrom('client_update_attempts')
+        .selectAll()
+        .where('request_id', 'in', requestIds)
+        .orderBy('request_id')
+        .orderBy('attempt')
+        .execute();
+    },
+
+    findAttemptByKey(requestId: string, key: string): Promise<ClientUpdateAttemptRow | undefined> {
+      return db
+        .selectFrom('client_update_attempts')
+        .selectAll()
+        .where('request_id', '=', requestId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
+
+    /**
+     * Claims the next attempt number before the e-mail goes out (outcome `sending`); false when a
+     * concurrent click claimed it (or the same Idempotency-Key) first, so only one e-mail is sent.
+     */
+    async claimAttempt(attempt: {
+      request_id: string;
+      kind: 'resend' | 'reminder';
+      at: string;
+      sent_by: string;
+      idempotency_key: string | null;
+    }): Promise<number | undefined> {
+      const last = await db
+        .selectFrom('client_update_attempts')
+        .select((eb) => eb.fn.max('attempt').as('attempt'))
+        .where('request_id', '=', attempt.request_id)
+        .executeTakeFirst();
+      const next = Number(last?.attempt ?? 0) + 1;
+      try {
+        await db
+          .insertInto('client_update_attempts')
+          .values({ ...attempt, attempt: next, outcome: 'sending', error: null })
+          .execute();
+        return next;
+      } catch (error) {
+        if (isUniqueViolation(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async finishAttempt(
+      requestId: string,
+      attempt: number,
+      outcome: { outcome: 'sent' | 'failed'; at: string; error: string | null },
+    ): Promise<void> {
+      await db
+        .updateTable('client_update_attempts')
+        .set(outcome)
+        .where('request_id', '=', requestId)
+        .where('attempt', '=', attempt)
+        .execute();
     },
 
     findRequest(entityId: string, requestId: string): Promise<ClientUpdateRequestRow | undefined> {

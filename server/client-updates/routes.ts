@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   clientUpdateAcceptedResponseSchema,
@@ -9,6 +9,7 @@ import {
 } from '../../src/contract/client-updates.ts';
 import { idSchema } from '../../src/contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
+import { parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import { createMailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
@@ -18,6 +19,19 @@ import { clientUpdateService } from './service.ts';
 const TAG = 'Client updates';
 const legalEntityParamsSchema = z.object({ id: idSchema });
 const requestParamsSchema = z.object({ id: idSchema, requestId: idSchema });
+const idempotencyHeaderSchema = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1, 'Idempotency-Key must not be empty.')
+    .max(200, 'Idempotency-Key can be at most 200 characters.')
+    .optional(),
+});
+
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers['idempotency-key'];
+  const parsed = parseOrThrow(idempotencyHeaderSchema, { 'Idempotency-Key': header }, 'header');
+  return parsed['Idempotency-Key'] ?? null;
+}
 
 /** Client-update e-mails under /api/v2; the caller is already authenticated by the v2 hook. */
 export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
@@ -107,6 +121,41 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
     },
     ({ params, request, audit }) =>
       service.resend(params.id, params.requestId, {
+        sentBy: callerOf(request).username,
+        log: request.log,
+        describe: (detail) => audit.describe(detail),
+      }),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
+      summary: 'Send a reminder for a client-update request with no answer',
+      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with the same link (its expiry unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      headers: idempotencyHeaderSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description:
+          'The reminder was handed to the mail server (or was sent already under this key)',
+      },
+      errors: [400, 404, 409, 502],
+      errorDescriptions: { 400: 'An empty or too long Idempotency-Key header' },
+      audit: {
+        action: 'client-update.remind',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+      },
+    },
+    ({ params, request, audit }) =>
+      service.remind(params.id, params.requestId, {
+        sentBy: callerOf(request).username,
+        idempotencyKey: idempotencyKeyOf(request),
         log: request.log,
         describe: (detail) => audit.describe(detail),
       }),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
+  ClientUpdateAttempt,
   ClientUpdateConfig,
   ClientUpdateRecord,
   ClientUpdateRequest,
@@ -13,6 +14,7 @@ import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
 import { linkExpiryOf, stateAt } from './states.ts';
 import {
   clientUpdatesRepository,
+  type ClientUpdateAttemptRow,
   type ClientUpdateRequestRow,
   type LinkedPerson,
 } from './repository.ts';
@@ -24,6 +26,38 @@ export interface ClientUpdateAccepted {
 }
 
 const OUTBOX_FAILURE = 'The message could not be written to the outbox.';
+const DAY_MS = 86_400_000;
+
+/** The reminder's subject: the request's own, marked, within the 200 characters a subject may take. */
+function reminderSubject(subject: string): string {
+  return `Reminder: ${subject}`.slice(0, 200);
+}
+
+function toAttempt(row: ClientUpdateAttemptRow): ClientUpdateAttempt {
+  return {
+    attempt: row.attempt,
+    kind: row.kind,
+    outcome: row.outcome,
+    at: row.at,
+    error: row.error,
+    sentBy: row.sent_by,
+  };
+}
+
+/**
+ * From when a reminder may go: `afterDays` after the last e-mail that reached the mail server,
+ * while the request still waits for an answer; null when it does not wait (or never went out).
+ */
+export function reminderDueAtOf(
+  state: string,
+  attempts: readonly ClientUpdateAttemptRow[],
+  afterDays: number,
+): string | null {
+  if (state !== 'sent' && state !== 'opened') return null;
+  const delivered = attempts.filter((a) => a.outcome === 'sent' || a.outcome === 'sending');
+  const last = delivered.at(-1);
+  return last ? new Date(Date.parse(last.at) + afterDays * DAY_MS).toISOString() : null;
+}
 
 function fullName(person: LinkedPerson): string {
   return [person.firstName, person.middleName, person.lastName]
@@ -31,7 +65,13 @@ function fullName(person: LinkedPerson): string {
     .join(' ');
 }
 
-function toRecord(row: ClientUpdateRequestRow, now: Date): ClientUpdateRecord {
+function toRecord(
+  row: ClientUpdateRequestRow,
+  now: Date,
+  attempts: readonly ClientUpdateAttemptRow[],
+  reminderAfterDays: number,
+): ClientUpdateRecord {
+  const state = stateAt(row.state, row.expires_at, now);
   return {
     requestId: row.id,
     entityId: row.entity_id,
@@ -46,12 +86,14 @@ function toRecord(row: ClientUpdateRequestRow, now: Date): ClientUpdateRecord {
     requestedByName: row.requested_by_name,
     createdAt: row.created_at,
     sentAt: row.sent_at,
-    state: stateAt(row.state, row.expires_at, now),
+    state,
     openedAt: row.opened_at,
     submittedAt: row.submitted_at,
     reviewedAt: row.reviewed_at,
     reviewedBy: row.reviewed_by,
     expiresAt: row.expires_at,
+    attempts: attempts.map(toAttempt),
+    reminderDueAt: reminderDueAtOf(state, attempts, reminderAfterDays),
   };
 }
 
@@ -73,8 +115,95 @@ export function notSubmitted(state: string): ApiError {
 
 export function clientUpdateService(services: AppServices, mailer: Mailer) {
   const repository = clientUpdatesRepository(services.db);
-  /** Requests being sent again right now: a second click waits for the first, never a second e-mail. */
-  const resending = new Set<string>();
+  const { reminderAfterDays } = services.config;
+  /** Requests with their attempts, as a reader sees them now. */
+  const recordsOf = async (rows: readonly ClientUpdateRequestRow[]) => {
+    const attempts = await repository.listAttempts(rows.map((row) => row.id));
+    const now = services.now();
+    return rows.map((row) =>
+      toRecord(
+        row,
+        now,
+        attempts.filter((a) => a.request_id === row.id),
+        reminderAfterDays,
+      ),
+    );
+  };
+  /**
+   * One more e-mail of a recorded request (a resend or a reminder): claims the attempt number
+   * first, so a second click racing the first sends nothing, then records the outcome on it.
+   */
+  const sendAgain = async (
+    row: ClientUpdateRequestRow,
+    kind: 'resend' | 'reminder',
+    context: {
+      sentBy: string;
+      idempotencyKey: string | null;
+      log: FastifyBaseLogger;
+      describe?: (detail: Record<string, unknown>) => void;
+    },
+  ): Promise<{ attempt: number; sentAt: string; recipientEmail: string }> => {
+    const recipient = await repository.findLinkedPerson(row.entity_id, row.recipient_id);
+    if (!recipient?.email) {
+      throw new ApiError(
+        409,
+        'The recipient is no longer linked to this legal entity or has no e-mail address. Send a new request.',
+      );
+    }
+    const attempt = await repository.claimAttempt({
+      request_id: row.id,
+      kind,
+      at: services.now().toISOString(),
+      sent_by: context.sentBy,
+      idempotency_key: context.idempotencyKey,
+    });
+    if (attempt === undefined) {
+      throw new ApiError(409, 'This request is being sent already. Wait for its outcome.');
+    }
+    context.describe?.({
+      recipientId: recipient.id,
+      recipientName: fullName(recipient),
+      configId: row.config_id,
+      attempt,
+      ...(kind === 'resend' ? { resentRequestId: row.id } : { remindedRequestId: row.id }),
+    });
+    const email = renderClientUpdateEmail({
+      requestId: row.id,
+      domain: row.domain,
+      subject: kind === 'reminder' ? reminderSubject(row.subject) : row.subject,
+      message: row.message,
+    });
+    try {
+      await sendEmail(row.id, { name: fullName(recipient), address: recipient.email }, email);
+    } catch (error) {
+      const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
+      await repository.finishAttempt(row.id, attempt, {
+        outcome: 'failed',
+        at: services.now().toISOString(),
+        error: delivery,
+      });
+      if (kind === 'resend') {
+        await repository.updateDelivery(row.id, {
+          status: 'failed',
+          state: 'failed',
+          error: delivery,
+          sent_at: null,
+          expires_at: null,
+        });
+      }
+      context.log.warn(
+        { requestId: row.id, entityId: row.entity_id, attempt, kind, via: mailer.via },
+        `client update e-mail not delivered again: ${delivery}`,
+      );
+      if (error instanceof MailDeliveryError) {
+        throw new ApiError(502, `The mail server did not accept the message: ${delivery}`);
+      }
+      throw error;
+    }
+    const sentAt = services.now().toISOString();
+    await repository.finishAttempt(row.id, attempt, { outcome: 'sent', at: sentAt, error: null });
+    return { attempt, sentAt, recipientEmail: recipient.email };
+  };
   const { portalDomain, portalDomains } = services.config;
   /** One e-mail of a request, first sent or sent again: its own id rides along as a header. */
   const sendEmail = (
@@ -188,13 +317,10 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         await sendEmail(requestId, { name: fullName(recipient), address: recipient.email }, email);
       } catch (error) {
         const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
-        await repository.insertRequest({
-          ...record,
-          status: 'failed',
-          state: 'failed',
-          error: delivery,
-          sent_at: null,
-        });
+        await repository.insertRequest(
+          { ...record, status: 'failed', state: 'failed', error: delivery, sent_at: null },
+          { sent_by: context.requestedBy, at: services.now().toISOString() },
+        );
         context.log.warn(
           { requestId, entityId, via: mailer.via },
           `client update e-mail not delivered: ${delivery}`,
@@ -206,14 +332,17 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       }
 
       const sentAt = services.now().toISOString();
-      await repository.insertRequest({
-        ...record,
-        status: 'sent',
-        state: 'sent',
-        error: null,
-        sent_at: sentAt,
-        expires_at: linkExpiryOf(sentAt),
-      });
+      await repository.insertRequest(
+        {
+          ...record,
+          status: 'sent',
+          state: 'sent',
+          error: null,
+          sent_at: sentAt,
+          expires_at: linkExpiryOf(sentAt),
+        },
+        { sent_by: context.requestedBy, at: sentAt },
+      );
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
 
@@ -224,7 +353,11 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     async resend(
       entityId: string,
       requestId: string,
-      context: { log: FastifyBaseLogger; describe?: (detail: Record<string, unknown>) => void },
+      context: {
+        sentBy: string;
+        log: FastifyBaseLogger;
+        describe?: (detail: Record<string, unknown>) => void;
+      },
     ): Promise<ClientUpdateAccepted> {
       if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
       const row = await repository.findRequest(entityId, requestId);
@@ -232,67 +365,71 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       if (row.status === 'sent' && row.sent_at) {
         return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
       }
-      if (resending.has(requestId)) {
-        throw new ApiError(409, 'This request is being sent again already. Wait for its outcome.');
-      }
-      const recipient = await repository.findLinkedPerson(entityId, row.recipient_id);
-      if (!recipient?.email) {
-        throw new ApiError(
-          409,
-          'The recipient is no longer linked to this legal entity or has no e-mail address. Send a new request.',
-        );
-      }
-      context.describe?.({
-        recipientId: recipient.id,
-        recipientName: fullName(recipient),
-        configId: row.config_id,
-        resentRequestId: requestId,
-      });
-      const email = renderClientUpdateEmail({
-        requestId,
-        domain: row.domain,
-        subject: row.subject,
-        message: row.message,
-      });
-      resending.add(requestId);
-      try {
-        await sendEmail(requestId, { name: fullName(recipient), address: recipient.email }, email);
-      } catch (error) {
-        const delivery = error instanceof MailDeliveryError ? error.message : OUTBOX_FAILURE;
-        await repository.updateDelivery(requestId, {
-          status: 'failed',
-          state: 'failed',
-          error: delivery,
-          sent_at: null,
-          expires_at: null,
-        });
-        context.log.warn(
-          { requestId, entityId, via: mailer.via },
-          `client update e-mail not delivered again: ${delivery}`,
-        );
-        if (error instanceof MailDeliveryError) {
-          throw new ApiError(502, `The mail server did not accept the message: ${delivery}`);
-        }
-        throw error;
-      } finally {
-        resending.delete(requestId);
-      }
-      const sentAt = services.now().toISOString();
+      const sent = await sendAgain(row, 'resend', { ...context, idempotencyKey: null });
       await repository.updateDelivery(requestId, {
         status: 'sent',
         state: 'sent',
         error: null,
-        sent_at: sentAt,
-        expires_at: linkExpiryOf(sentAt),
+        sent_at: sent.sentAt,
+        expires_at: linkExpiryOf(sent.sentAt),
       });
-      return { requestId, recipientEmail: recipient.email, sentAt };
+      return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
+    },
+
+    /**
+     * "Send reminder": the request's e-mail again, its subject marked, to a client who has not
+     * answered REMINDER_AFTER_DAYS after the last e-mail. The link and its expiry stay as they are.
+     * The same Idempotency-Key again answers the reminder it sent and sends nothing; before the
+     * days have passed (a second click included) it is 409.
+     */
+    async remind(
+      entityId: string,
+      requestId: string,
+      context: {
+        sentBy: string;
+        idempotencyKey: string | null;
+        log: FastifyBaseLogger;
+        describe?: (detail: Record<string, unknown>) => void;
+      },
+    ): Promise<ClientUpdateAccepted> {
+      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+      const row = await repository.findRequest(entityId, requestId);
+      if (!row) throw unknownRequest(requestId);
+      if (context.idempotencyKey !== null) {
+        const earlier = await repository.findAttemptByKey(requestId, context.idempotencyKey);
+        if (earlier?.outcome === 'sent') {
+          return { requestId, recipientEmail: row.recipient_email, sentAt: earlier.at };
+        }
+        if (earlier) {
+          throw new ApiError(
+            409,
+            earlier.outcome === 'sending'
+              ? 'This reminder is being sent already. Wait for its outcome.'
+              : 'This reminder was not delivered; send a new one with a new Idempotency-Key.',
+          );
+        }
+      }
+      const [record] = await recordsOf([row]);
+      if (!record) throw unknownRequest(requestId);
+      if (record.reminderDueAt === null || record.reminderDueAt === undefined) {
+        throw new ApiError(
+          409,
+          `A reminder goes only to a client who has not answered; this request is ${record.state}.`,
+        );
+      }
+      if (Date.parse(record.reminderDueAt) > services.now().getTime()) {
+        throw new ApiError(
+          409,
+          `A reminder can be sent from ${record.reminderDueAt}, ${reminderAfterDays} days after the last e-mail.`,
+        );
+      }
+      const sent = await sendAgain(row, 'reminder', context);
+      return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
     },
 
     async history(entityId: string): Promise<ClientUpdateRecord[]> {
       if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-      const rows = await repository.listRequests(entityId);
-      const now = services.now();
-      return rows.map((row) => toRecord(row, now));
+      return recordsOf(await repository.listRequests(entityId));
     },
 
     /**
@@ -311,7 +448,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       const moved = await repository.markReviewed(requestId, context.reviewedBy, now.toISOString());
       const after = moved ? await repository.findRequest(entityId, requestId) : before;
       if (!after) throw unknownRequest(requestId);
-      const record = toRecord(after, now);
+      const [record] = await recordsOf([after]);
+      if (!record) throw unknownRequest(requestId);
       context.describe?.({ requestId, state: record.state, changed: moved });
       if (record.state !== 'reviewed') throw notSubmitted(record.state);
       return record;

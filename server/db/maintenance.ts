@@ -24,6 +24,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'entity_list_records',
   'document_chunks',
   'client_update_requests',
+  'client_update_attempts',
   'idempotency_keys',
   'sign_in_attempts',
   'relayed_client_update_requests',

@@ -196,6 +196,19 @@ export interface ClientUpdateRequestTable {
   expires_at: Generated<string | null>;
 }
 
+/** One e-mail of a client-update request (0032): the first, a resend or a reminder. */
+export interface ClientUpdateAttemptTable {
+  request_id: string;
+  attempt: number;
+  kind: 'first' | 'resend' | 'reminder';
+  /** `sending` while the mail server has it (or when the process died meanwhile). */
+  outcome: 'sending' | 'sent' | 'failed';
+  at: string;
+  error: string | null;
+  sent_by: string;
+  idempotency_key: string | null;
+}
+
 /** A client-update request the gateway forwarded to the identity service, and its outcome. */
 export interface RelayedClientUpdateTable {
   position: Generated<number>;
@@ -346,6 +359,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   client_update_configs: ClientUpdateConfigTable;
   client_update_requests: ClientUpdateRequestTable;
+  client_update_attempts: ClientUpdateAttemptTable;
   relayed_client_update_requests: RelayedClientUpdateTable;
   app_settings: { key: string; value: string };
   sign_in_attempts: SignInAttemptTable;

@@ -265,7 +265,7 @@ test('a generated client calls every operation, and every answer matches its doc
   );
 
   // Client updates: both ways of asking, the history, a resend (of a sent one: answered as it
-  // stands) and, once the client has answered, Mark reviewed.
+  // stands), a reminder (too early) and, once the client has answered, Mark reviewed.
   const configs = await reviewer.GET('/api/v2/client-update-configs');
   const configId = configs.data?.data[0]?.configId ?? 0;
   const updateBody = {
@@ -302,6 +302,14 @@ test('a generated client calls every operation, and every answer matches its doc
       { params: { path: { id: entityId, requestId } } },
     ),
     202,
+  );
+  // A reminder on a request sent a moment ago: 409 until REMINDER_AFTER_DAYS have passed.
+  await expectStatus(
+    reviewer.POST(
+      '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind',
+      { params: { path: { id: entityId, requestId }, header: { 'Idempotency-Key': 'once' } } },
+    ),
+    409,
   );
   const updates = clientUpdatesRepository(server.app.services.db);
   const answeredAt = new Date().toISOString();

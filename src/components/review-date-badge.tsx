@@ -31,7 +31,9 @@ export function ReviewDateBadge({ date, today }: ReviewDateBadgeProps) {
   const urgency = reviewUrgency(date, now);
   const days = daysUntil(date, now);
   return (
-    <Group gap={6} wrap="nowrap">
+    // Wraps where the cell is narrow (the phone's Reviews): the badge drops below the date rather
+    // than running over the next column's Status badge.
+    <Group gap={6} wrap="wrap">
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
         {formatDate(date)}
       </Text>

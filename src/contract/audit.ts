@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'client-update.request',
   'client-update.submit',
   'client-update.review',
+  'client-update.remind',
   'webhook.receive',
   'verification.record',
   'verification.confirm',

@@ -72,6 +72,18 @@ export const CLIENT_UPDATE_STATES = [
 ] as const;
 export type ClientUpdateState = (typeof CLIENT_UPDATE_STATES)[number];
 
+/** One e-mail of a request: the first, a resend of a failed one, or a reminder. */
+export const clientUpdateAttemptSchema = z.object({
+  attempt: z.number().int(),
+  kind: z.string(),
+  /** `sent`, `failed`, or `sending` while the mail server has it. */
+  outcome: z.string(),
+  at: z.string(),
+  error: z.string().nullable(),
+  sentBy: z.string(),
+});
+export type ClientUpdateAttempt = z.infer<typeof clientUpdateAttemptSchema>;
+
 export const clientUpdateRecordSchema = z.object({
   requestId: z.string(),
   entityId: z.string(),
@@ -97,6 +109,13 @@ export const clientUpdateRecordSchema = z.object({
   reviewedBy: z.string().nullable(),
   /** When the link stops working; null for a request never delivered. */
   expiresAt: z.string().nullable(),
+  /** Every e-mail of the request, oldest first (embedded mode; absent where the server keeps none). */
+  attempts: z.array(clientUpdateAttemptSchema).optional(),
+  /**
+   * From when "Send reminder" may be used: REMINDER_AFTER_DAYS after the last e-mail while the
+   * request waits for an answer; null when no reminder applies (embedded mode).
+   */
+  reminderDueAt: z.string().nullable().optional(),
 });
 export type ClientUpdateRecord = z.infer<typeof clientUpdateRecordSchema>;
 export const clientUpdateHistoryResponseSchema = envelopeSchema(z.array(clientUpdateRecordSchema));

@@ -76,4 +76,22 @@ test('reads a record whose next review disagrees with its newest verification as
     vendorSuccess({ ...company, corporateVerifications: [] }),
   ).data;
   expect(bare.kycMetaData?.nextKYCReview).toBe('2026-09-16');
+  // A newest verification without a next review leaves the entity undated, as embedded mode stores
+  // it, not on the superseded verification's date.
+  const undated = legalEntityResponseSchema.parse(
+    vendorSuccess({
+      ...company,
+      corporateVerifications: [
+        { ...company.corporateVerifications?.[1], id: 'v-1' },
+        {
+          id: 'v-3',
+          verificationDate: '2026-01-10',
+          verificationStatus: 'Review',
+          nextReviewDate: null,
+          verificationIssues: [],
+        },
+      ],
+    }),
+  ).data;
+  expect(undated.kycMetaData?.nextKYCReview).toBeNull();
 });

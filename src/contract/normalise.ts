@@ -91,15 +91,16 @@ export function normaliseNaturalPerson<P extends z.output<typeof naturalPersonIn
 }
 
 /**
- * A legal entity's next review is its newest verification's (decisions.md), whatever the service
- * stored: the real service's record may disagree, and the console shows the rule's date in both
- * modes. The status stays as the service gave it; without verifications the stored date stands.
+ * A legal entity's next review is its newest verification's (decisions.md, issue 28), whatever the
+ * service stored: the real service's record may disagree, and the console shows the rule's date in
+ * both modes, none when the newest has none (undated, as the embedded server stores it), never a
+ * superseded one. The status stays as the service gave it; without verifications the stored date stands.
  */
 export function normaliseNextReview<
   E extends { corporateVerifications?: DatedVerification[]; kycMetaData?: KycMetaData },
 >(entity: E): E {
   const current = currentVerificationOf(entity.corporateVerifications ?? []);
-  if (!current || !entity.kycMetaData || current.nextKYCReview === null) return entity;
+  if (!current || !entity.kycMetaData) return entity;
   if (entity.kycMetaData.nextKYCReview === current.nextKYCReview) return entity;
   return {
     ...entity,

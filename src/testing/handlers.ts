@@ -84,6 +84,9 @@ export interface ApiBodies {
   'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/resend': z.input<
     typeof clientUpdateAcceptedResponseSchema
   >;
+  'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/remind': z.input<
+    typeof clientUpdateAcceptedResponseSchema
+  >;
   'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review': z.input<
     typeof clientUpdateRecordResponseSchema
   >;

@@ -294,6 +294,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a reminder for a client-update request with no answer
+     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with the same link (its expiry unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
     parameters: {
       query?: never;
@@ -2667,6 +2687,15 @@ export interface operations {
               reviewedAt: string | null;
               reviewedBy: string | null;
               expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
             }[];
           };
         };
@@ -2823,6 +2852,113 @@ export interface operations {
       };
     };
   };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reminder was handed to the mail server (or was sent already under this key) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. An empty or too long Idempotency-Key header */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview: {
     parameters: {
       query?: never;
@@ -2868,6 +3004,15 @@ export interface operations {
               reviewedAt: string | null;
               reviewedBy: string | null;
               expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
             };
           };
         };

@@ -72,19 +72,33 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
           canResend={capabilities?.mode === 'embedded'}
         />
       )}
-      renderReview={(entity) =>
-        capabilities && features?.recordVerification ? (
-          <ReviewDecisionPanel
-            entityId={entity.id}
-            entityKind={entity.type === 'Legal Entity' ? 'legal' : 'person'}
-            riskLevel={entity.kycMetaData?.riskLevel}
-            username={capabilities.account.username}
-            fourEyes={capabilities.fourEyes}
-            onEntityChanged={refreshEntity}
-            readOnly={!canAct}
-          />
-        ) : null
-      }
+      // Under the page's header (its way back first), then who works on it, then the decision.
+      renderReview={(entity) => (
+        <>
+          {features?.assignment && capabilities ? (
+            <AssigneeControl
+              variant="page"
+              entityId={entity.id}
+              entityName={entityName}
+              assignedUser={entity.kycMetaData?.assignedUser}
+              username={capabilities.account.username}
+              onAssigned={refreshEntity}
+              readOnly={!canAct}
+            />
+          ) : null}
+          {capabilities && features?.recordVerification ? (
+            <ReviewDecisionPanel
+              entityId={entity.id}
+              entityKind={entity.type === 'Legal Entity' ? 'legal' : 'person'}
+              riskLevel={entity.kycMetaData?.riskLevel}
+              username={capabilities.account.username}
+              fourEyes={capabilities.fourEyes}
+              onEntityChanged={refreshEntity}
+              readOnly={!canAct}
+            />
+          ) : null}
+        </>
+      )}
       renderNotes={(entityId) =>
         features?.notes ? (
           <NotesThread entityId={entityId} readOnly={!canAct} onAdded={refreshActivity} />
@@ -95,17 +109,6 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   return (
     <>
       <QueueNavigation />
-      {features?.assignment && capabilities && entityShown && entity ? (
-        <AssigneeControl
-          variant="page"
-          entityId={entity.id}
-          entityName={entityName}
-          assignedUser={entity.kycMetaData?.assignedUser}
-          username={capabilities.account.username}
-          onAssigned={refreshEntity}
-          readOnly={!canAct}
-        />
-      ) : null}
       {page}
       {features?.auditTrail && entityShown && <EntityActivity entityId={id} mt="lg" />}
     </>

@@ -17,6 +17,7 @@ const ACTION_LABELS: Record<string, string> = {
   'client-update.request': 'Requested a client update',
   'client-update.submit': 'Client responded to an update request',
   'client-update.review': 'Marked a client response reviewed',
+  'client-update.remind': 'Sent a client-update reminder',
   'webhook.receive': 'Event from the identity service',
   'verification.record': 'Recorded review outcome',
   'verification.confirm': 'Confirmed review outcome',
@@ -107,6 +108,12 @@ const SENTENCES: Record<string, (event: AuditEvent) => string> = {
   'client-update.request': (event) => {
     const recipient = detailText(event, 'recipientName');
     return recipient ? `Requested a client update from ${recipient}` : 'Requested a client update';
+  },
+  'client-update.remind': (event) => {
+    const recipient = detailText(event, 'recipientName');
+    return recipient
+      ? `Sent a client-update reminder to ${recipient}`
+      : 'Sent a client-update reminder';
   },
   'webhook.receive': (event) => {
     const name = detailText(event, 'event') ?? detailText(event, 'eventType');

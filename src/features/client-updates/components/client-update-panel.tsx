@@ -14,7 +14,7 @@ import { notifications } from '@mantine/notifications';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMailForward } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { ClientUpdateRecord, ClientUpdateState } from '../../../contract/client-updates.ts';
@@ -22,10 +22,12 @@ import type { LegalEntity } from '../../../contract/entities.ts';
 import { formatAccount, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
+import { useRemindClientUpdate } from '../api/use-remind-client-update.ts';
 import { useResendClientUpdate } from '../api/use-resend-client-update.ts';
 import { useMarkResponseReviewed } from '../api/use-mark-response-reviewed.ts';
 import { mailFailureMessage } from '../mail-failure.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
+import { AttemptList } from './attempt-list.tsx';
 import { FindRecipient } from './find-recipient.tsx';
 import { RequestUpdateDialog } from './request-update-dialog.tsx';
 
@@ -131,6 +133,39 @@ function UpdateHistory({
   }
   const [retrying, setRetrying] = useState<string | null>(null);
   const [retryFailure, setRetryFailure] = useState<string | null>(null);
+  const remind = useRemindClientUpdate(entityId);
+  const [remindFailure, setRemindFailure] = useState<string | null>(null);
+  /** One key per reminder a row offers: a double click is the same click to the server. */
+  const reminderKeys = useRef(new Map<string, string>());
+
+  function sendReminder(record: ClientUpdateRecord) {
+    if (remind.isPending) return;
+    const offer = `${record.requestId}:${record.attempts?.length ?? 0}`;
+    const idempotencyKey = reminderKeys.current.get(offer) ?? crypto.randomUUID();
+    reminderKeys.current.set(offer, idempotencyKey);
+    setRemindFailure(null);
+    remind.mutate(
+      { requestId: record.requestId, idempotencyKey },
+      {
+        onSuccess: (accepted) => {
+          notifications.show({
+            color: 'green',
+            title: 'Reminder sent',
+            message: `The reminder to ${accepted.recipientEmail} is sent.`,
+          });
+        },
+        onError: (error) => {
+          // A failed reminder spends its key: the next click is a new attempt.
+          reminderKeys.current.delete(offer);
+          setRemindFailure(
+            error instanceof ApiError && error.status === 502
+              ? mailFailureMessage(error.message)
+              : error.message,
+          );
+        },
+      },
+    );
+  }
 
   async function retry(requestId: string) {
     // One e-mail per click: a click while this request is on its way does nothing.
@@ -195,6 +230,11 @@ function UpdateHistory({
           {reviewFailure}
         </Alert>
       )}
+      {remindFailure && (
+        <Alert color="red" variant="light" title="The reminder was not sent">
+          {remindFailure}
+        </Alert>
+      )}
       {retryFailure && (
         <Alert color="red" variant="light" title="The update request was not sent again">
           {retryFailure}
@@ -208,6 +248,8 @@ function UpdateHistory({
           retrying: retrying === record.requestId,
           retryDisabled: retrying !== null,
           onReview: readOnly ? undefined : () => review(record.requestId),
+          onRemind: canResend ? () => sendReminder(record) : undefined,
+          reminding: remind.isPending && remind.variables.requestId === record.requestId,
           reviewing: markReviewed.isPending && markReviewed.variables === record.requestId,
         }))}
       />
@@ -227,6 +269,9 @@ interface HistoryItem {
   /** Offered on a submitted response to a reviewer who may act. */
   onReview: (() => void) | undefined;
   reviewing: boolean;
+  /** Offered once the request has waited REMINDER_AFTER_DAYS unanswered (embedded mode). */
+  onRemind: (() => void) | undefined;
+  reminding: boolean;
 }
 
 function HistoryList({ items }: { items: HistoryItem[] }) {
@@ -320,7 +365,16 @@ function RecipientCell({
 }
 
 /** The request's state with its times, and what a reviewer can do about it. */
-function StateCell({ record, onRetry, retrying, retryDisabled, onReview, reviewing }: HistoryItem) {
+function StateCell({
+  record,
+  onRetry,
+  retrying,
+  retryDisabled,
+  onReview,
+  reviewing,
+  onRemind,
+  reminding,
+}: HistoryItem) {
   const sent = record.status === 'sent';
   const badge = STATE_BADGES[record.state];
   return (
@@ -342,6 +396,8 @@ function StateCell({ record, onRetry, retrying, retryDisabled, onReview, reviewi
           Mark reviewed
         </Button>
       )}
+      <AttemptList attempts={record.attempts ?? []} />
+      {onRemind && record.reminderDueAt && <Reminder {...{ record, onRemind, reminding }} />}
       {!sent && (
         <Text size="xs" c="red" mt={4}>
           {mailFailureMessage(record.error)}
@@ -362,6 +418,40 @@ function StateCell({ record, onRetry, retrying, retryDisabled, onReview, reviewi
         </Button>
       )}
     </div>
+  );
+}
+
+/** "Send reminder" once it is due; until then, from when it will be. */
+function Reminder({
+  record,
+  onRemind,
+  reminding,
+}: {
+  record: ClientUpdateRecord;
+  onRemind: () => void;
+  reminding: boolean;
+}) {
+  const dueAt = record.reminderDueAt;
+  if (!dueAt) return null;
+  if (Date.parse(dueAt) > Date.now()) {
+    return (
+      <Text size="xs" c="dimmed" mt={4}>
+        Reminder possible from {formatDateTime(dueAt)}
+      </Text>
+    );
+  }
+  return (
+    <Button
+      size="compact-xs"
+      variant="light"
+      mt={4}
+      display="block"
+      onClick={onRemind}
+      loading={reminding}
+      aria-label={`Send a reminder to ${record.recipientEmail}`}
+    >
+      Send reminder
+    </Button>
   );
 }
 

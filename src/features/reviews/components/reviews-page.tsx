@@ -384,10 +384,22 @@ export function ReviewsPage({
       </Stack>
     );
   } else if (items.length === 0) {
+    const mineOnly = assignment && queue.assignee === 'me';
     content = (
       <EmptyState
         title={EMPTY_TITLES[queue.due]}
-        description="Try another window or fewer filters."
+        description={
+          mineOnly
+            ? 'Only entities assigned to you are shown, and none of them is here. See everyone’s, or try another window or fewer filters.'
+            : 'Try another window or fewer filters.'
+        }
+        action={
+          mineOnly ? (
+            <Button variant="light" onClick={() => update({ assignee: 'all' })}>
+              Show everyone’s
+            </Button>
+          ) : undefined
+        }
       />
     );
   } else {
