@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
 import { BUILT_SERVER_ARGS, BUILT_SERVER_ENV } from '../server/launch.ts';
 
 const tsxLoader = ['--import', 'tsx'];
@@ -131,6 +132,50 @@ export function cpuMs(pid: number): number | null {
     return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
   } catch {
     return null;
+  }
+}
+
+/** Fields of /proc/<pid>/stat after the command name (in parentheses, it may hold spaces). */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (ms) of a process and its children: its own, what its ended children used (reaped,
+ * cutime + cstime) and what the living ones have used so far. For PostgreSQL's postmaster, whose
+ * backends come and go with the pool's connections; null where /proc is missing.
+ */
+export function processTreeCpuMs(rootPid: number): number | null {
+  const root = statFields(rootPid);
+  if (!root) return null;
+  const ticksOf = (fields: string[], from: number, to: number) =>
+    fields.slice(from, to + 1).reduce((sum, field) => sum + Number(field), 0);
+  let ticks = ticksOf(root, 11, 14);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    // Field 4 of stat, the parent's pid, is the second after the command name.
+    if (fields && Number(fields[1]) === rootPid) ticks += ticksOf(fields, 11, 12);
+  }
+  return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
+}
+
+/** The postmaster's pid: the parent of a backend this asks for its own pid; undefined off Linux. */
+export async function postgresServerPid(databaseUrl: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const backend = rows[0]?.pid;
+    const parent = backend === undefined ? undefined : statFields(backend)?.[1];
+    return parent === undefined ? undefined : Number(parent);
+  } finally {
+    await client.end();
   }
 }
 

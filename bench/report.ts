@@ -26,6 +26,7 @@ interface GatewayRatio {
   addedP50Ms: number;
   cpuBound?: number | null;
   bareRelay?: number | null;
+  vsBareRelay?: number | null;
   coresBusy?: { direct: number | null; gateway: number | null };
 }
 
@@ -51,6 +52,7 @@ interface ScalePart {
   base: ServerPart;
   server: ServerPart;
   p95VsBase: Record<string, number | null>;
+  companySearchP95Ratio?: number | null;
   serverPeakRssMb: { base: number; scaled: number };
 }
 
@@ -105,11 +107,11 @@ function serverTable(title: string, part: ServerPart): string[] {
     const ownCpuMs = (rowName: string) =>
       String(part.gateway?.find((row) => row.name === rowName)?.cpuMsPerRequest?.server ?? '?');
     lines.push(
-      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request | bare relay/direct | cores busy: direct, gateway | CPU ms a request: gateway, bare relay |',
-      '|---|---|---|---|---|---|---|',
+      '| through the gateway | throughput gateway/direct | added p50 ms | bound by CPU per request | bare relay/direct | gateway/bare relay | cores busy: direct, gateway | CPU ms a request: gateway, bare relay |',
+      '|---|---|---|---|---|---|---|---|',
       ...Object.entries(gateway).map(
         ([name, ratio]) =>
-          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} | ${String(ratio.bareRelay ?? '?')} | ${String(ratio.coresBusy?.direct ?? '?')}, ${String(ratio.coresBusy?.gateway ?? '?')} | ${ownCpuMs(`gateway: ${name}`)}, ${ownCpuMs(`bare relay: ${name}`)} |`,
+          `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.addedP50Ms)} | ${String(ratio.cpuBound ?? '?')} | ${String(ratio.bareRelay ?? '?')} | ${String(ratio.vsBareRelay ?? '?')} | ${String(ratio.coresBusy?.direct ?? '?')}, ${String(ratio.coresBusy?.gateway ?? '?')} | ${ownCpuMs(`gateway: ${name}`)}, ${ownCpuMs(`bare relay: ${name}`)} |`,
       ),
       '',
     );
@@ -124,7 +126,14 @@ interface Recorded {
   seedPostgres?: Seed;
   server?: ServerPart;
   serverPostgres?: ServerPart;
-  postgresVsSqlite?: Record<string, { throughput: number | null; p95: number | null }>;
+  postgresVsSqlite?: Record<
+    string,
+    {
+      throughput: number | null;
+      p95: number | null;
+      cpuMsPerRequest?: { sqlite: number | null; postgres: number | null };
+    }
+  >;
   scale?: ScalePart;
   backup?: BackupPart;
   console?: {
@@ -198,11 +207,14 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
     lines.push(
       '### PostgreSQL against SQLite, same scenarios in one run',
       '',
-      '| scenario | throughput PG/SQLite | p95 PG/SQLite |',
-      '|---|---|---|',
+      '| scenario | throughput PG/SQLite | p95 PG/SQLite | server-side CPU ms a request: SQLite, PostgreSQL (server + database) |',
+      '|---|---|---|---|',
     );
     for (const [name, ratio] of Object.entries(recorded.postgresVsSqlite)) {
-      lines.push(`| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.p95 ?? '?')} |`);
+      const cpu = ratio.cpuMsPerRequest;
+      lines.push(
+        `| ${name} | ${String(ratio.throughput ?? '?')} | ${String(ratio.p95 ?? '?')} | ${String(cpu?.sqlite ?? '?')}, ${String(cpu?.postgres ?? '?')} |`,
+      );
     }
     lines.push('');
   }
@@ -222,6 +234,8 @@ export function resultsMarkdown(record: Record<string, unknown>): string {
       ...Object.entries(scale.p95VsBase).map(
         ([name, ratio]) => `| ${name} | ${String(ratio ?? '?')} |`,
       ),
+      '',
+      `Company-name search miss, p95 at ${String(scale.entities)} over ${String(scale.baseEntities)}: ${String(scale.companySearchP95Ratio ?? '?')}× (target ≤ 2×)`,
       '',
       `Server peak RSS: ${String(scale.serverPeakRssMb.base)} MB at ${String(scale.baseEntities)}, ${String(scale.serverPeakRssMb.scaled)} MB at ${String(scale.entities)}`,
       '',

@@ -144,6 +144,11 @@ async function main() {
               {
                 throughput: same ? round2(row.requestsPerSecond / same.requestsPerSecond) : null,
                 p95: same ? round2(row.latencyMs.p95 / same.latencyMs.p95) : null,
+                // Where two cores cannot hold both processes: what a request costs each engine's side.
+                cpuMsPerRequest: {
+                  sqlite: same ? serverSideCpuMs(same.cpuMsPerRequest) : null,
+                  postgres: serverSideCpuMs(row.cpuMsPerRequest),
+                },
               },
             ];
           }),
@@ -171,6 +176,16 @@ async function main() {
 }
 
 const round2 = (value: number) => Number(value.toFixed(2));
+
+/** The scale scenario of issue 36's company-name search target, by name prefix. */
+const COMPANY_SEARCH_SCENARIO = 'search companyName, a different fragment each time';
+
+/** CPU a request cost the server side, PostgreSQL's processes included: all but the load generator. */
+function serverSideCpuMs(perRequest: Record<string, number | null>): number | null {
+  const parts = Object.entries(perRequest).filter(([process]) => process !== 'load generator');
+  if (parts.some(([, ms]) => ms === null)) return null;
+  return Number(parts.reduce((sum, [, ms]) => sum + (ms ?? 0), 0).toFixed(3));
+}
 
 /**
  * The scale scenarios on a database of `entities` legal entities, with the seed's time and peak
@@ -202,9 +217,15 @@ async function benchScale(
         return [row.name, same ? round2(row.latencyMs.p95 / same.latencyMs.p95) : null];
       }),
     );
+    const companySearch = Object.keys(p95VsBase).find((name) =>
+      name.startsWith(COMPANY_SEARCH_SCENARIO),
+    );
     return {
       entities,
       baseEntities: base.entities,
+      // Issue 36's key, one per run: the company-name search miss's p95 at N over 100,000's.
+      companySearchP95Ratio:
+        companySearch === undefined ? null : (p95VsBase[companySearch] ?? null),
       seed,
       base: baseAgain,
       server,

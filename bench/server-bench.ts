@@ -18,6 +18,8 @@ import {
   runScript,
   startKycServer,
   startProcess,
+  postgresServerPid,
+  processTreeCpuMs,
 } from './processes.ts';
 
 export interface BenchFixture {
@@ -44,7 +46,8 @@ export interface ScenarioResult {
   serverPeakRssMb: number | null;
   /**
    * CPU time (user + system) per request of each process involved: the measured server, the
-   * upstream behind a gateway, and this process, which runs the load generator.
+   * upstream behind a gateway, PostgreSQL (`database`: its postmaster and backends) in the
+   * PostgreSQL part, and this process, which runs the load generator.
    */
   cpuMsPerRequest: Record<string, number | null>;
   loadAverage: number[];
@@ -119,6 +122,12 @@ async function runAutocannon(scenario: Scenario, seconds: number): Promise<RawRu
 }
 
 /**
+ * PostgreSQL's postmaster while a PostgreSQL part runs: its backends' CPU is recorded as
+ * `cpuMsPerRequest.database` (set and cleared by runServerBench).
+ */
+let databaseServerPid: number | undefined;
+
+/**
  * Runs `scenarios` at the same time for `seconds` (one per server instance, or just one) and
  * reports them as one: requests added up, latencies pooled, the highest peak RSS.
  */
@@ -136,7 +145,13 @@ async function measureTogether(
     upstream: scenarios.flatMap((scenario) => (scenario.upstreamPid ? [scenario.upstreamPid] : [])),
   };
   const cpuOf = (pids: number[]) => (pids.length === 0 ? null : sumOrNull(pids.map(cpuMs)));
-  const cpuBefore = { server: cpuOf(cpuPids.server), upstream: cpuOf(cpuPids.upstream) };
+  const databaseCpu = () =>
+    databaseServerPid === undefined ? null : processTreeCpuMs(databaseServerPid);
+  const cpuBefore = {
+    server: cpuOf(cpuPids.server),
+    upstream: cpuOf(cpuPids.upstream),
+    database: databaseCpu(),
+  };
   const benchCpuBefore = process.cpuUsage();
   const runs = await Promise.all(scenarios.map((scenario) => runAutocannon(scenario, seconds)));
   const benchCpu = process.cpuUsage(benchCpuBefore);
@@ -170,6 +185,9 @@ async function measureTogether(
       ...(cpuPids.upstream.length > 0
         ? { upstream: perRequest(spentSince(cpuOf(cpuPids.upstream), cpuBefore.upstream)) }
         : {}),
+      ...(databaseServerPid === undefined
+        ? {}
+        : { database: perRequest(spentSince(databaseCpu(), cpuBefore.database)) }),
       'load generator': perRequest((benchCpu.user + benchCpu.system) / 1000),
     },
     loadAverage,
@@ -328,6 +346,7 @@ async function measureGateway(context: {
         addedP50Ms: number;
         cpuBound: number | null;
         bareRelay: number | null;
+        vsBareRelay: number | null;
         coresBusy: { direct: number | null; gateway: number | null };
       }
     > = {};
@@ -370,6 +389,8 @@ async function measureGateway(context: {
         // generator included, so throughput goes as the inverse of all their CPU per request.
         cpuBound: ratioOf(totalCpuMs(direct), totalCpuMs(through)),
         bareRelay: ratioOf(relayed.requestsPerSecond, direct.requestsPerSecond),
+        // Issue 36's measure of the gateway itself: its throughput over the bare relay's, same run.
+        vsBareRelay: ratioOf(through.requestsPerSecond, relayed.requestsPerSecond),
         // Alone the server is bound by its own thread; through the gateway, three processes share the cores.
         coresBusy: { direct: coresBusy(direct), gateway: coresBusy(through) },
       };
@@ -473,6 +494,9 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
   const { seconds } = options;
   const databaseEnv = postgresEnv(fixture.databaseUrl);
   const server = await startKycServer(fixture.dataDir, databaseEnv);
+  databaseServerPid = fixture.databaseUrl
+    ? await postgresServerPid(fixture.databaseUrl)
+    : undefined;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-bench-peers-'));
   const started: { stop(): Promise<void> }[] = [server];
   try {
@@ -830,6 +854,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       auditWrite,
     };
   } finally {
+    databaseServerPid = undefined;
     for (const child of started.reverse()) await child.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
   }

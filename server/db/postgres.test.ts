@@ -76,3 +76,44 @@ test.runIf(testEngine === 'postgres')(
     }
   },
 );
+
+test.runIf(testEngine === 'postgres')(
+  'every transaction holds the write lock from its begin, so a second one starts its work only after the first commits',
+  async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-pool-'));
+    const databaseUrl = await newTestDatabaseUrl();
+    if (databaseUrl === undefined) throw new Error('no test database');
+    const { db } = await openDatabase(dataDir, databaseUrl);
+    try {
+      const heldLocks = sql<{
+        n: number;
+      }>`select count(*) as n from pg_locks where locktype = 'advisory' and pid = pg_backend_pid() and granted`;
+      const events: string[] = [];
+      const first = db.transaction().execute(async (trx) => {
+        events.push('first begins');
+        expect((await heldLocks.execute(trx)).rows[0]?.n).toBe(1);
+        await sql`select pg_sleep(0.2)`.execute(trx);
+        events.push('first ends');
+      });
+      await vi.waitFor(() => expect(events).toContain('first begins'));
+      const second = db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute(async (trx) => {
+          events.push('second begins');
+          expect((await heldLocks.execute(trx)).rows[0]?.n).toBe(1);
+        });
+      await Promise.all([first, second]);
+      expect(events).toEqual(['first begins', 'first ends', 'second begins']);
+      // Neither left its lock behind on the pooled connections.
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from pg_locks where locktype = 'advisory'`.execute(db);
+      expect(rows[0]?.n).toBe(0);
+    } finally {
+      await db.destroy();
+      await fs.rm(dataDir, { recursive: true, force: true });
+      await dropTestDatabaseUrl(databaseUrl);
+    }
+  },
+);

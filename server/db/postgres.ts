@@ -13,6 +13,9 @@ types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 /** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
 const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
 
+/** BEGIN and the write lock as one simple query (the key is a constant, so no parameter). */
+const BEGIN_AND_LOCK = `begin; select pg_advisory_xact_lock(${String(WRITE_LOCK_KEY)})`;
+
 /** Told when the server closes a pooled connection; the pool opens another on demand. */
 export type OnConnectionLost = (lost: { code: string | undefined; message: string }) => void;
 
@@ -78,10 +81,22 @@ class LockingPostgresDialect extends PostgresDialect {
     const begin = driver.beginTransaction.bind(driver);
     const rollback = driver.rollbackTransaction.bind(driver);
     driver.beginTransaction = async (connection, settings) => {
-      await begin(connection, settings);
-      await connection.executeQuery(
-        CompiledQuery.raw('select pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]),
-      );
+      if (settings.isolationLevel !== undefined || settings.accessMode !== undefined) {
+        await begin(connection, settings);
+        await connection.executeQuery(
+          CompiledQuery.raw('select pg_advisory_xact_lock($1)', [WRITE_LOCK_KEY]),
+        );
+        return;
+      }
+      // One round trip, not two, for every transaction (each audit append among them): without
+      // parameters pg sends a simple query, which may hold both statements.
+      try {
+        await connection.executeQuery(CompiledQuery.raw(BEGIN_AND_LOCK));
+      } catch (error) {
+        // Kysely rolls back only a transaction whose begin succeeded: one begun here is ended here.
+        await rollback(connection).catch(() => undefined);
+        throw error;
+      }
     };
     return observeDriver(driver, this.observer, async (connection) => {
       try {
