@@ -17,7 +17,7 @@ vi.setConfig({ testTimeout: 20_000 });
 beforeAll(async () => {
   await import('../features/command-palette/components/palette-dialog.tsx');
   await import('../features/command-palette/components/shortcuts-help-dialog.tsx');
-});
+}, 60_000);
 
 beforeEach(() => {
   // Any text is also searched as a company name and a last name; tests that care answer themselves.

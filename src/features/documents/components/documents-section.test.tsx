@@ -17,7 +17,7 @@ vi.setConfig({ testTimeout: 20_000 });
 // The viewer loads on the first View; compiled once here, it comes within findBy's wait.
 beforeAll(async () => {
   await import('./document-viewer.tsx');
-});
+}, 60_000);
 
 const ENTITY_ID = '11111111-1111-4111-8111-111111111111';
 const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
