@@ -14,6 +14,12 @@ import { useOfferEntityToPalette } from './palette-entity.tsx';
 // Typing, a debounce and several requests per search; the shared test machine can be slow.
 vi.setConfig({ testTimeout: 20_000 });
 
+// The dialogs load on their first opening; compiled once here, they come within findBy's wait.
+beforeAll(async () => {
+  await import('../features/command-palette/components/palette-dialog.tsx');
+  await import('../features/command-palette/components/shortcuts-help-dialog.tsx');
+}, 60_000);
+
 beforeEach(() => {
   // Any text is also searched as a company name and a last name; tests that care answer themselves.
   server.use(
@@ -121,6 +127,8 @@ test('typing a company name lists it by name and Enter opens its page', async ()
   );
   const { user, router } = renderShell();
   await user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
 
   await user.type(paletteInput(), 'Northwind');
 
@@ -156,6 +164,8 @@ test('people are found by last name, and more matches than shown lead to the sea
   );
   const { user, router } = renderShell();
   await user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
   await user.type(paletteInput(), 'lovelace');
 
   const group = await within(palette()).findByRole('group', { name: 'People' }, { timeout: 5000 });
@@ -183,6 +193,8 @@ test('a pasted ID offers to open that entity, tried as a legal entity and then a
   );
   const { user, router } = renderShell();
   await user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
 
   await user.click(paletteInput());
   await user.paste(person.id);
@@ -228,6 +240,8 @@ test('the help opens from the header button and from the palette', async () => {
 
   await user.click(screen.getByLabelText('Note'));
   await user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
   await user.type(paletteInput(), 'shortcuts');
   const option = within(palette()).getByRole('option', { name: 'Keyboard shortcuts' });
   await waitFor(() => expect(option).toHaveAttribute('aria-selected', 'true'));
@@ -245,6 +259,8 @@ test('the help opens from the header button and from the palette', async () => {
 test('the audit log is offered to auditors only, the review queue only where it exists', async () => {
   const { user, unmount } = renderShell();
   await user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
   const reviewerList = await within(palette()).findByRole('listbox');
   await within(reviewerList).findByRole('option', { name: /Review queue/ });
   expect(within(reviewerList).queryByRole('option', { name: /Audit log/ })).not.toBeInTheDocument();
@@ -273,6 +289,8 @@ test('the audit log is offered to auditors only, the review queue only where it 
   );
   const auditor = renderShell();
   await auditor.user.keyboard('{Control>}k{/Control}');
+  // The palette's code loads on its first opening.
+  await screen.findByRole('dialog', { name: 'Command palette' });
   const list = within(palette()).getByRole('listbox');
   expect(await within(list).findByRole('option', { name: /Audit log/ })).toBeInTheDocument();
   expect(within(list).queryByRole('option', { name: /Review queue/ })).not.toBeInTheDocument();

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
 import { paths } from './paths.ts';
 import { RouteErrorPage } from './route-error-page.tsx';
@@ -11,6 +11,19 @@ function titled(title: string, Page: ComponentType): ComponentType {
     return <Page />;
   };
 }
+
+type RoutePrefetch = typeof import('./route-prefetch.ts');
+
+/** A loader that starts the page's requests beside its lazy code and never holds the navigation. */
+function prefetch(start: (module: RoutePrefetch, args: LoaderFunctionArgs) => void) {
+  return (args: LoaderFunctionArgs) => {
+    void import('./route-prefetch.ts').then((module) => start(module, args));
+    return null;
+  };
+}
+
+/** Nothing while a prefetching loader returns (it returns at once); React Router asks for one. */
+const HydrateFallback = () => null;
 
 /** Route modules are loaded on demand so the sign-in page ships no table, form or viewer code. */
 export const routes: RouteObject[] = [
@@ -27,6 +40,8 @@ export const routes: RouteObject[] = [
   {
     path: paths.home,
     ErrorBoundary: RouteErrorPage,
+    loader: prefetch((module) => module.prefetchShell()),
+    HydrateFallback,
     lazy: async () => ({ Component: (await import('./app-layout.tsx')).AppLayout }),
     children: [
       { index: true, element: <Navigate to={paths.entities} replace /> },
@@ -50,6 +65,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.entities,
+        loader: prefetch((module, { request }) => module.prefetchEntityList(new URL(request.url))),
         lazy: async () => ({
           Component: (await import('../features/entities/components/entity-list-page.tsx'))
             .EntityListPage,
@@ -63,6 +79,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: `${paths.entities}/:id`,
+        loader: prefetch((module, { params }) => module.prefetchLegalEntity(params.id)),
         lazy: async () => ({
           Component: (await import('./routes/entity-detail-route.tsx')).EntityDetailRoute,
         }),

@@ -1,3 +1,5 @@
+// With the one component that needs them, so pages without a date field load no date styles.
+import '@mantine/dates/styles.css';
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 

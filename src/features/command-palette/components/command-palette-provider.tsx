@@ -1,12 +1,18 @@
 import { useDisclosure } from '@mantine/hooks';
 import { IconKeyboard } from '@tabler/icons-react';
 import { createSpotlight } from '@mantine/spotlight';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type ReactNode } from 'react';
 import { CommandPaletteContext } from '../hooks/use-command-palette.ts';
 import { useGlobalShortcuts } from '../hooks/use-global-shortcuts.ts';
 import type { PaletteSearchState, PaletteSection } from '../palette-items.ts';
-import { PaletteDialog } from './palette-dialog.tsx';
-import { ShortcutsHelpDialog } from './shortcuts-help-dialog.tsx';
+
+// Both dialogs load on first use: the signed-in shell renders without Spotlight and its styles.
+const PaletteDialog = lazy(() =>
+  import('./palette-dialog.tsx').then((module) => ({ default: module.PaletteDialog })),
+);
+const ShortcutsHelpDialog = lazy(() =>
+  import('./shortcuts-help-dialog.tsx').then((module) => ({ default: module.ShortcutsHelpDialog })),
+);
 
 export interface CommandPaletteProviderProps {
   query: string;
@@ -30,6 +36,9 @@ export function CommandPaletteProvider({
   // One store per mounted shell, so nothing stays open across sign-outs or tests.
   const [[store, palette]] = useState(createSpotlight);
   const [helpOpened, help] = useDisclosure(false);
+  // Each dialog mounts at its first opening and stays, so its close transition still plays.
+  const [paletteWanted, setPaletteWanted] = useState(false);
+  const [helpWanted, setHelpWanted] = useState(false);
   // Where focus goes back to when the help closes, also when it was opened from the palette.
   const returnTo = useRef<HTMLElement | null>(null);
   const controls = useMemo(() => {
@@ -41,11 +50,13 @@ export function CommandPaletteProvider({
     return {
       openPalette: () => {
         remember();
+        setPaletteWanted(true);
         help.close();
         palette.open();
       },
       openHelp: () => {
         remember();
+        setHelpWanted(true);
         palette.close();
         help.open();
       },
@@ -70,21 +81,27 @@ export function CommandPaletteProvider({
   return (
     <CommandPaletteContext value={controls}>
       {children}
-      <PaletteDialog
-        store={store}
-        query={query}
-        onQueryChange={onQueryChange}
-        onClose={palette.close}
-        commands={[...commands, helpSection]}
-        search={search}
-      />
-      <ShortcutsHelpDialog
-        opened={helpOpened}
-        onClose={() => {
-          help.close();
-          returnTo.current?.focus();
-        }}
-      />
+      <Suspense fallback={null}>
+        {paletteWanted ? (
+          <PaletteDialog
+            store={store}
+            query={query}
+            onQueryChange={onQueryChange}
+            onClose={palette.close}
+            commands={[...commands, helpSection]}
+            search={search}
+          />
+        ) : null}
+        {helpWanted ? (
+          <ShortcutsHelpDialog
+            opened={helpOpened}
+            onClose={() => {
+              help.close();
+              returnTo.current?.focus();
+            }}
+          />
+        ) : null}
+      </Suspense>
     </CommandPaletteContext>
   );
 }

@@ -1,3 +1,5 @@
+// Loaded with the palette's lazy chunk, not by every page.
+import '@mantine/spotlight/styles.css';
 import { Group, Input, Kbd, Modal, Text } from '@mantine/core';
 import { Spotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';

@@ -14,6 +14,11 @@ import { DocumentsSection } from './documents-section.tsx';
 // Whole pages with many role queries run slowly on a shared CI machine.
 vi.setConfig({ testTimeout: 20_000 });
 
+// The viewer loads on the first View; compiled once here, it comes within findBy's wait.
+beforeAll(async () => {
+  await import('./document-viewer.tsx');
+}, 60_000);
+
 const ENTITY_ID = '11111111-1111-4111-8111-111111111111';
 const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
 const PNG_BYTES = new Uint8Array([

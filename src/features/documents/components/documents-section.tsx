@@ -1,14 +1,20 @@
 import { Skeleton, Stack } from '@mantine/core';
 import { IconFiles } from '@tabler/icons-react';
 import { useQuery, type QueryKey } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { DocumentMetadata } from '../../../contract/entities.ts';
 import type { DocumentDecoder } from '../decoding/document-decoder.ts';
 import { DocumentList } from './document-list.tsx';
 import type { DocumentDetailQueryFactory, DocumentListQuery } from './document-query-types.ts';
-import { DocumentViewer } from './document-viewer.tsx';
+import type { DocumentViewer as EagerDocumentViewer } from './document-viewer.tsx';
+
+/** The viewer (preview, decoders, decisions) loads on the first View, not with the entity page. */
+const DocumentViewer = lazy(
+  () => import('./document-viewer.tsx').then((module) => ({ default: module.DocumentViewer })),
+  // lazy() drops the viewer's type parameter; the component is the same one.
+) as unknown as typeof EagerDocumentViewer;
 
 export interface DocumentsSectionProps<TListKey extends QueryKey, TDetailKey extends QueryKey> {
   listQuery: DocumentListQuery<TListKey>;
@@ -28,6 +34,8 @@ export function DocumentsSection<TListKey extends QueryKey, TDetailKey extends Q
   const documents = useQuery(listQuery);
   // By id, so the viewer shows the list's current metadata after a decision.
   const [viewingId, setViewingId] = useState<string | null>(null);
+  // Stays mounted after the first View, so the viewer's close transition still plays.
+  const [viewerWanted, setViewerWanted] = useState(false);
 
   if (documents.isPending) {
     return (
@@ -62,16 +70,23 @@ export function DocumentsSection<TListKey extends QueryKey, TDetailKey extends Q
     <>
       <DocumentList
         documents={documents.data}
-        onView={(document: DocumentMetadata) => setViewingId(document.documentId)}
+        onView={(document: DocumentMetadata) => {
+          setViewerWanted(true);
+          setViewingId(document.documentId);
+        }}
         onDecided={onDecided}
       />
-      <DocumentViewer
-        document={viewing}
-        onClose={() => setViewingId(null)}
-        onDecided={onDecided}
-        documentQuery={documentQuery}
-        {...(createDecoder ? { createDecoder } : {})}
-      />
+      {viewerWanted ? (
+        <Suspense fallback={null}>
+          <DocumentViewer
+            document={viewing}
+            onClose={() => setViewingId(null)}
+            onDecided={onDecided}
+            documentQuery={documentQuery}
+            {...(createDecoder ? { createDecoder } : {})}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }
