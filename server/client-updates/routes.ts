@@ -153,7 +153,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         url: '/entities/legal-entities/:id/request-client-update',
         summary: 'E-mail a person linked to a legal entity asking for updated information',
         description:
-          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
+          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
         tag: TAG,
         auth: 'caller',
         roles: ACTORS,

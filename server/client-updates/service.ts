@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
 import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
+import { newPortalToken } from './portal-token.ts';
 import { linkExpiryOf, stateAt } from './states.ts';
 import {
   clientUpdatesRepository,
@@ -165,8 +166,9 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       });
       const requestId = randomUUID();
       const createdAt = services.now().toISOString();
+      const { token, tokenHash } = newPortalToken();
       const email = renderClientUpdateEmail({
-        requestId,
+        token,
         domain: body.domain,
         subject: body.emailSubject,
         message: body.emailMessage,
@@ -212,7 +214,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         state: 'sent',
         error: null,
         sent_at: sentAt,
-        expires_at: linkExpiryOf(sentAt),
+        expires_at: linkExpiryOf(sentAt, services.config.portalLinkDays),
+        token_hash: tokenHash,
       });
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
@@ -248,8 +251,10 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         configId: row.config_id,
         resentRequestId: requestId,
       });
+      // A fresh link: the first one's token was never stored, only its hash.
+      const { token, tokenHash } = newPortalToken();
       const email = renderClientUpdateEmail({
-        requestId,
+        token,
         domain: row.domain,
         subject: row.subject,
         message: row.message,
@@ -265,6 +270,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           error: delivery,
           sent_at: null,
           expires_at: null,
+          token_hash: null,
         });
         context.log.warn(
           { requestId, entityId, via: mailer.via },
@@ -283,7 +289,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         state: 'sent',
         error: null,
         sent_at: sentAt,
-        expires_at: linkExpiryOf(sentAt),
+        expires_at: linkExpiryOf(sentAt, services.config.portalLinkDays),
+        token_hash: tokenHash,
       });
       return { requestId, recipientEmail: recipient.email, sentAt };
     },

@@ -27,6 +27,7 @@ import * as migration0025 from './0025_gateway_revoked_tokens.ts';
 import * as migration0026 from './0026_entity_assignment.ts';
 import * as migration0027 from './0027_client_response_states.ts';
 import * as migration0028 from './0028_review_queue_indexes_with_assignee.ts';
+import * as migration0031 from './0031_client_portal.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0026_entity_assignment', migration0026],
   ['0027_client_response_states', migration0027],
   ['0028_review_queue_indexes_with_assignee', migration0028],
+  ['0031_client_portal', migration0031],
 ];
