@@ -98,20 +98,28 @@ export function registerPortalRoutes(app: FastifyInstance, services: AppServices
   void app.register((scope, _options, done) => {
     scope.addHook('onRequest', requireJsonBody);
     // Before the body is read: another origin, a missing nonce or too many calls store nothing.
-    scope.addHook('onRequest', async (request: FastifyRequest<{ Params: { token?: string } }>) => {
-      const token = request.params.token ?? '';
-      if (!isOwnOrigin(request, portalHosts)) {
-        throw new ApiError(403, 'This answer must be sent from the portal page itself.');
-      }
-      limit(request, token);
-      const nonce = request.headers['x-portal-nonce'];
-      if (!service.nonceMatches(token, typeof nonce === 'string' ? nonce : undefined)) {
-        throw new ApiError(
-          403,
-          'This answer must be sent from the portal page: open the link from your e-mail again.',
-        );
-      }
-    });
+    scope.addHook(
+      'onRequest',
+      (request: FastifyRequest<{ Params: { token?: string } }>, _reply, done) => {
+        const token = request.params.token ?? '';
+        try {
+          if (!isOwnOrigin(request, portalHosts)) {
+            throw new ApiError(403, 'This answer must be sent from the portal page itself.');
+          }
+          limit(request, token);
+          const nonce = request.headers['x-portal-nonce'];
+          if (!service.nonceMatches(token, typeof nonce === 'string' ? nonce : undefined)) {
+            throw new ApiError(
+              403,
+              'This answer must be sent from the portal page: open the link from your e-mail again.',
+            );
+          }
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
+      },
+    );
     defineRoute(
       scope,
       {
