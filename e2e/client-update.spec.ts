@@ -59,7 +59,7 @@ test('a reviewer e-mails a client to request an update, and it arrives at the SM
   const mail = smtp.messages.at(-1);
   expect(mail?.to).toEqual([contact.personalInformation.email]);
   expect(mail?.raw).toContain(subject);
-  expect(mail?.raw).toContain('https://portal.e2e.example/client-update/');
+  expect(mail?.raw).toContain('https://portal.e2e.example/portal/');
 
   const history = page.getByRole('table', { name: 'Update requests' });
   await expect(history).toContainText(subject);

@@ -14,6 +14,10 @@ import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { registerClientUpdateRoutes } from './client-updates/routes.ts';
+import {
+  registerClientResponseRoutes,
+  registerPortalRoutes,
+} from './client-updates/portal-routes.ts';
 import { registerAssignmentRoutes } from './assignment/routes.ts';
 import { auditOf } from './audit/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
@@ -157,6 +161,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.addHook('preValidation', readMultipartFields);
 
   registerOpenApiRoutes(app);
+  registerPortalRoutes(app, services);
 
   await app.register(
     (api, _options, done) => {
@@ -181,6 +186,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
       registerClientUpdateRoutes(v2, services);
+      registerClientResponseRoutes(v2, services);
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
       registerEntityIndexRoutes(v2, services);

@@ -109,6 +109,12 @@ const envSchema = z.object({
       'PORTAL_DOMAINS must be a comma-separated list of host names such as portal.example.com (no scheme, port, path or *).',
     )
     .transform((hosts) => hosts.map((host) => host.toLowerCase())),
+  PORTAL_LINK_DAYS: z.coerce
+    .number({ error: 'PORTAL_LINK_DAYS must be a whole number of days.' })
+    .int('PORTAL_LINK_DAYS must be a whole number of days.')
+    .min(1, 'PORTAL_LINK_DAYS must be at least 1.')
+    .max(90, 'PORTAL_LINK_DAYS must be at most 90.')
+    .default(7),
   KYC_UPSTREAM_URL: optionalUrl('KYC_UPSTREAM_URL', /^(http|https)$/),
   KYC_UPSTREAM_API_KEY: z.string().optional(),
   KYC_UPSTREAM_API_KEY_HEADER: z
@@ -185,6 +191,8 @@ export type Config = {
   portalDomain: string;
   /** Further client-portal host names a client-update link may point to (PORTAL_DOMAINS). */
   portalDomains: string[];
+  /** Days a client-portal link works after it is sent (PORTAL_LINK_DAYS). */
+  portalLinkDays: number;
   /** Gateway mode: the identity service every API request is forwarded to. */
   upstream: { url: string; apiKey: string; apiKeyHeader: string; timeoutMs: number } | undefined;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -240,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     portalDomain: e.PORTAL_DOMAIN,
     portalDomains: e.PORTAL_DOMAINS,
+    portalLinkDays: e.PORTAL_LINK_DAYS,
     upstream:
       e.KYC_UPSTREAM_URL && e.KYC_UPSTREAM_API_KEY
         ? {

@@ -60,6 +60,11 @@ const CONTROLS: Record<string, { action: string; kinds: Kind[]; gateway?: false 
     kinds: ['unauthenticated', 'role'],
     gateway: false,
   },
+  'POST /api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
+    action: 'client-update.contact',
+    kinds: ['unauthenticated', 'role'],
+    gateway: false,
+  },
   'POST /api/v2/entities/{id}/notes': { action: 'note.add', kinds: ['unauthenticated', 'role'] },
   'GET /api/v2/audit-events': { action: 'audit.read', kinds: ['unauthenticated', 'role'] },
   'POST /api/v2/entities/legal-entities/{id}/verifications': {

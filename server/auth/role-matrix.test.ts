@@ -39,6 +39,14 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
     access: 'act',
     gateway: false,
   },
+  'GET /api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
+    access: 'read',
+    gateway: false,
+  },
+  'POST /api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
+    access: 'act',
+    gateway: false,
+  },
   'GET /api/v2/entities/{id}/notes': { access: 'read' },
   'POST /api/v2/entities/{id}/notes': { access: 'act' },
   'GET /api/v2/audit-events': { access: 'audit-log' },

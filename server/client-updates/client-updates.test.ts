@@ -237,7 +237,10 @@ describe('client updates over SMTP', () => {
     expect(received.mailFrom).toBe('reviews@kyc-desk.example');
 
     const mail = readMime(received.raw);
-    const link = `https://portal.client.example/client-update/${accepted.requestId}`;
+    const link = /https:\/\/portal\.client\.example\/portal\/[A-Za-z0-9_-]{43}/.exec(
+      mail.text ?? '',
+    )?.[0];
+    if (!link) throw new Error('no portal link in the e-mail');
     expect(mail.headers.get('subject')).toBe('Your annual review');
     expect(mail.headers.get('to')).toContain('Grace Hopper');
     expect(mail.headers.get('to')).toContain('<grace@client.example>');
@@ -636,7 +639,10 @@ describe('client updates without SMTP_URL', () => {
     const raw = await fs.readFile(file);
     expect(raw.toString()).toMatch(/\r\n\r\n/);
     const mail = readMime(raw);
-    const link = `https://clients.example.org/client-update/${accepted.requestId}`;
+    const link = /https:\/\/clients\.example\.org\/portal\/[A-Za-z0-9_-]{43}/.exec(
+      mail.text ?? '',
+    )?.[0];
+    if (!link) throw new Error('no portal link in the e-mail');
     expect(mail.headers.get('from')).toBe(MAIL_FROM);
     expect(mail.headers.get('to')).toContain('Alan Turing');
     expect(mail.headers.get('to')).toContain('<alan@client.example>');

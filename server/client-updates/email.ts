@@ -1,5 +1,6 @@
 export interface ClientUpdateEmailInput {
-  requestId: string;
+  /** The portal link's token (portal-token.ts); only its hash is stored. */
+  token: string;
   /** A host name, already validated by the contract's hostNameSchema. */
   domain: string;
   subject: string;
@@ -14,8 +15,8 @@ export interface RenderedEmail {
 }
 
 /** Where the client portal answers one client-update request. */
-export function clientUpdateLink(domain: string, requestId: string): string {
-  return `https://${domain}/client-update/${encodeURIComponent(requestId)}`;
+export function clientUpdateLink(domain: string, token: string): string {
+  return `https://${domain}/portal/${encodeURIComponent(token)}`;
 }
 
 export function escapeHtml(text: string): string {
@@ -32,7 +33,7 @@ function messageAsHtml(message: string): string {
 
 /** Plain-text and HTML parts carrying the same message and the same portal link. */
 export function renderClientUpdateEmail(input: ClientUpdateEmailInput): RenderedEmail {
-  const link = clientUpdateLink(input.domain, input.requestId);
+  const link = clientUpdateLink(input.domain, input.token);
   const message = input.message.replace(/\r\n?/g, '\n');
   const text = [
     message,

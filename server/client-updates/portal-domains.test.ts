@@ -109,7 +109,9 @@ test('PORTAL_DOMAIN and PORTAL_DOMAINS are accepted in any letter case, and the 
     const response = await requestUpdate(sent);
     expect(response.status, sent).toBe(202);
     const { requestId } = clientUpdateAcceptedResponseSchema.parse(response.body).data;
-    expect(await outboxText(requestId)).toContain(`https://${host}/client-update/${requestId}`);
+    expect(await outboxText(requestId)).toMatch(
+      new RegExp(`https://${host.replaceAll('.', '\\.')}/portal/[A-Za-z0-9_-]{43}`),
+    );
   }
 });
 

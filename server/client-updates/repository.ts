@@ -1,11 +1,15 @@
 import type { Insertable, Selectable } from 'kysely';
+import { digitsOnly } from '../../src/contract/identifiers.ts';
+import { foldForSearch } from '../../src/contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/engine.ts';
 import type {
+  ClientResponseTable,
   ClientUpdateAttemptTable,
   ClientUpdateConfigTable,
   ClientUpdateRequestTable,
 } from '../db/schema.ts';
+import { phoneSearchDigits } from '../entities/phone-search.ts';
 
 export type ClientUpdateConfigRow = Selectable<ClientUpdateConfigTable>;
 export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable> & {
@@ -14,6 +18,26 @@ export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable> & {
 };
 
 export type ClientUpdateAttemptRow = Selectable<ClientUpdateAttemptTable>;
+export type ClientResponseRow = Selectable<ClientResponseTable>;
+
+/** A portal link's request with what the page shows: the configuration and the contact's record. */
+export type PortalRequestRow = Selectable<ClientUpdateRequestTable> & {
+  config_name: string | null;
+  config_description: string | null;
+  company_name: string | null;
+  entity_country: string | null;
+  person_email: string | null;
+  person_phone: string | null;
+  person_address: string | null;
+  person_country: string | null;
+};
+
+/** The contact fields a client may correct through the portal. */
+export interface ContactFields {
+  email?: string;
+  phone?: string;
+  address?: string;
+}
 
 export interface LinkedPerson {
   id: string;
@@ -170,11 +194,21 @@ export function clientUpdatesRepository(db: Db) {
         error: string | null;
         sent_at: string | null;
         expires_at: string | null;
+        token_hash: string | null;
       },
     ): Promise<void> {
       await db
         .updateTable('client_update_requests')
         .set(delivery)
+        .where('id', '=', requestId)
+        .execute();
+    },
+
+    /** A reminder's new link: the earlier link stops working, its expiry stays. */
+    async replaceToken(requestId: string, tokenHash: string): Promise<void> {
+      await db
+        .updateTable('client_update_requests')
+        .set({ token_hash: tokenHash })
         .where('id', '=', requestId)
         .execute();
     },
@@ -212,6 +246,118 @@ export function clientUpdatesRepository(db: Db) {
         .where('state', '=', 'submitted')
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    /** Runs `work` in one transaction with a repository bound to it. */
+    inTransaction<T>(work: (transaction: Db) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
+    findByTokenHash(tokenHash: string): Promise<PortalRequestRow | undefined> {
+      return db
+        .selectFrom('client_update_requests')
+        .leftJoin(
+          'client_update_configs',
+          'client_update_configs.config_id',
+          'client_update_requests.config_id',
+        )
+        .leftJoin('legal_entities', 'legal_entities.entity_id', 'client_update_requests.entity_id')
+        .leftJoin(
+          'natural_persons',
+          'natural_persons.entity_id',
+          'client_update_requests.recipient_id',
+        )
+        .selectAll('client_update_requests')
+        .select([
+          'client_update_configs.name as config_name',
+          'client_update_configs.description as config_description',
+          'legal_entities.company_name as company_name',
+          'legal_entities.country as entity_country',
+          'natural_persons.email as person_email',
+          'natural_persons.phone as person_phone',
+          'natural_persons.address as person_address',
+          'natural_persons.country_code as person_country',
+        ])
+        .where('client_update_requests.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+    },
+
+    async insertResponse(row: ClientResponseRow): Promise<void> {
+      await db.insertInto('client_responses').values(row).execute();
+    },
+
+    findResponse(requestId: string): Promise<ClientResponseRow | undefined> {
+      return db
+        .selectFrom('client_responses')
+        .selectAll()
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+    },
+
+    /** Records what a reviewer did with the corrections, once; true if this call decided it. */
+    async decideContact(
+      requestId: string,
+      decision: { outcome: 'applied' | 'dismissed'; by: string; at: string },
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('client_responses')
+        .set({
+          contact_outcome: decision.outcome,
+          contact_decided_by: decision.by,
+          contact_decided_at: decision.at,
+        })
+        .where('request_id', '=', requestId)
+        .where('contact_outcome', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Writes corrected contact fields on the person with the copies search compares. */
+    async updatePersonContact(
+      personId: string,
+      fields: ContactFields,
+      phoneCountry: string | null,
+    ): Promise<void> {
+      const phone =
+        fields.phone === undefined ? undefined : phoneSearchDigits(fields.phone, phoneCountry);
+      await db
+        .updateTable('natural_persons')
+        .set({
+          ...(fields.email === undefined
+            ? {}
+            : { email: fields.email, email_folded: foldForSearch(fields.email) }),
+          ...(fields.address === undefined ? {} : { address: fields.address }),
+          ...(fields.phone === undefined || phone === undefined
+            ? {}
+            : {
+                phone: fields.phone,
+                phone_digits: digitsOnly(fields.phone),
+                phone_international_digits: phone.international,
+                phone_national_digits: phone.national,
+              }),
+        })
+        .where('entity_id', '=', personId)
+        .execute();
+    },
+
+    /** The person's contact details as the record has them now. */
+    findContactOf(personId: string) {
+      return db
+        .selectFrom('natural_persons')
+        .select(['email', 'phone', 'address', 'country_code as country'])
+        .where('entity_id', '=', personId)
+        .executeTakeFirst();
+    },
+
+    /** Documents a client sent with the request's answer, in the order received. */
+    listClientDocuments(requestId: string) {
+      return db
+        .selectFrom('documents')
+        .selectAll()
+        .where('client_request_id', '=', requestId)
+        .orderBy('file_name')
+        .orderBy('id')
+        .execute();
     },
 
     listRequests(entityId: string): Promise<ClientUpdateRequestRow[]> {

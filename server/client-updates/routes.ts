@@ -133,7 +133,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       method: 'POST',
       url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
       summary: 'Send a reminder for a client-update request with no answer',
-      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with the same link (its expiry unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
+      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
       tag: TAG,
       auth: 'caller',
       roles: ACTORS,
@@ -202,7 +202,7 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         url: '/entities/legal-entities/:id/request-client-update',
         summary: 'E-mail a person linked to a legal entity asking for updated information',
         description:
-          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
+          'GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.',
         tag: TAG,
         auth: 'caller',
         roles: ACTORS,

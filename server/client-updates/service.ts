@@ -11,6 +11,7 @@ import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
 import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
+import { newPortalToken } from './portal-token.ts';
 import { linkExpiryOf, stateAt } from './states.ts';
 import {
   clientUpdatesRepository,
@@ -142,7 +143,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       log: FastifyBaseLogger;
       describe?: (detail: Record<string, unknown>) => void;
     },
-  ): Promise<{ attempt: number; sentAt: string; recipientEmail: string }> => {
+  ): Promise<{ attempt: number; sentAt: string; recipientEmail: string; tokenHash: string }> => {
     const recipient = await repository.findLinkedPerson(row.entity_id, row.recipient_id);
     if (!recipient?.email) {
       throw new ApiError(
@@ -167,8 +168,10 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       attempt,
       ...(kind === 'resend' ? { resentRequestId: row.id } : { remindedRequestId: row.id }),
     });
+    // A fresh link: the earlier one's token was never stored, only its hash.
+    const { token, tokenHash } = newPortalToken();
     const email = renderClientUpdateEmail({
-      requestId: row.id,
+      token,
       domain: row.domain,
       subject: kind === 'reminder' ? reminderSubject(row.subject) : row.subject,
       message: row.message,
@@ -189,6 +192,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           error: delivery,
           sent_at: null,
           expires_at: null,
+          token_hash: null,
         });
       }
       context.log.warn(
@@ -202,7 +206,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     }
     const sentAt = services.now().toISOString();
     await repository.finishAttempt(row.id, attempt, { outcome: 'sent', at: sentAt, error: null });
-    return { attempt, sentAt, recipientEmail: recipient.email };
+    if (kind === 'reminder') await repository.replaceToken(row.id, tokenHash);
+    return { attempt, sentAt, recipientEmail: recipient.email, tokenHash };
   };
   const { portalDomain, portalDomains } = services.config;
   /** One e-mail of a request, first sent or sent again: its own id rides along as a header. */
@@ -294,8 +299,9 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       });
       const requestId = randomUUID();
       const createdAt = services.now().toISOString();
+      const { token, tokenHash } = newPortalToken();
       const email = renderClientUpdateEmail({
-        requestId,
+        token,
         domain: body.domain,
         subject: body.emailSubject,
         message: body.emailMessage,
@@ -339,7 +345,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           state: 'sent',
           error: null,
           sent_at: sentAt,
-          expires_at: linkExpiryOf(sentAt),
+          expires_at: linkExpiryOf(sentAt, services.config.portalLinkDays),
+          token_hash: tokenHash,
         },
         { sent_by: context.requestedBy, at: sentAt },
       );
@@ -371,14 +378,16 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         state: 'sent',
         error: null,
         sent_at: sent.sentAt,
-        expires_at: linkExpiryOf(sent.sentAt),
+        expires_at: linkExpiryOf(sent.sentAt, services.config.portalLinkDays),
+        token_hash: sent.tokenHash,
       });
       return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
     },
 
     /**
      * "Send reminder": the request's e-mail again, its subject marked, to a client who has not
-     * answered REMINDER_AFTER_DAYS after the last e-mail. The link and its expiry stay as they are.
+     * answered REMINDER_AFTER_DAYS after the last e-mail. It carries a new link (only the newest works);
+     * the expiry stays as it is.
      * The same Idempotency-Key again answers the reminder it sent and sends nothing; before the
      * days have passed (a second click included) it is 409.
      */

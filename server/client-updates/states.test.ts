@@ -1,7 +1,7 @@
 import { linkExpiryOf, stateAt } from './states.ts';
 
 describe('stateAt', () => {
-  const expiresAt = linkExpiryOf('2026-03-01T10:00:00.000Z');
+  const expiresAt = linkExpiryOf('2026-03-01T10:00:00.000Z', 7);
 
   it('lapses a waiting request at its expiry, to the millisecond', () => {
     expect(expiresAt).toBe('2026-03-08T10:00:00.000Z');
@@ -19,5 +19,12 @@ describe('stateAt', () => {
       expect(stateAt(state, expiresAt, later)).toBe(state);
     }
     expect(stateAt('failed', null, later)).toBe('failed');
+  });
+});
+
+describe('linkExpiryOf', () => {
+  it('counts PORTAL_LINK_DAYS whole days from the sending', () => {
+    expect(linkExpiryOf('2026-03-01T10:00:00.000Z', 1)).toBe('2026-03-02T10:00:00.000Z');
+    expect(linkExpiryOf('2026-03-01T10:00:00.000Z', 30)).toBe('2026-03-31T10:00:00.000Z');
   });
 });

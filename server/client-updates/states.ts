@@ -1,13 +1,10 @@
 import type { ClientUpdateState } from '../../src/contract/client-updates.ts';
 
-/** How long a client-update link works: PORTAL_LINK_DAYS' default (decisions.md "Client responses"). */
-export const LINK_DAYS = 7;
-
 const DAY_MS = 86_400_000;
 
-/** When a link sent at `sentAt` stops working. */
-export function linkExpiryOf(sentAt: string): string {
-  return new Date(Date.parse(sentAt) + LINK_DAYS * DAY_MS).toISOString();
+/** When a link sent at `sentAt` stops working: `linkDays` (PORTAL_LINK_DAYS) later. */
+export function linkExpiryOf(sentAt: string, linkDays: number): string {
+  return new Date(Date.parse(sentAt) + linkDays * DAY_MS).toISOString();
 }
 
 /**

@@ -126,6 +126,8 @@ export interface DocumentTable {
   key_id: string | null;
   wrapped_key: Buffer | null;
   nonce: Buffer | null;
+  /** The client-update request whose portal answer brought it (0031); null for staff uploads. */
+  client_request_id: Generated<string | null>;
 }
 
 /**
@@ -194,6 +196,21 @@ export interface ClientUpdateRequestTable {
   reviewed_at: Generated<string | null>;
   reviewed_by: Generated<string | null>;
   expires_at: Generated<string | null>;
+  /** sha256 (hex) of the portal link's token (0031); null for links sent before the portal. */
+  token_hash: Generated<string | null>;
+}
+
+/** A client's answer through the portal (0031): proposed contact corrections and their outcome. */
+export interface ClientResponseTable {
+  request_id: string;
+  entity_id: string;
+  recipient_id: string;
+  /** JSON `{ email?, phone?, address? }`, null when the client proposed no correction. */
+  contact: string | null;
+  submitted_at: string;
+  contact_outcome: 'applied' | 'dismissed' | null;
+  contact_decided_by: string | null;
+  contact_decided_at: string | null;
 }
 
 /** One e-mail of a client-update request (0032): the first, a resend or a reminder. */
@@ -360,6 +377,7 @@ export interface Database {
   client_update_configs: ClientUpdateConfigTable;
   client_update_requests: ClientUpdateRequestTable;
   client_update_attempts: ClientUpdateAttemptTable;
+  client_responses: ClientResponseTable;
   relayed_client_update_requests: RelayedClientUpdateTable;
   app_settings: { key: string; value: string };
   sign_in_attempts: SignInAttemptTable;

@@ -22,6 +22,7 @@ export function documentMetadataOf(row: DocumentRow): DocumentMetadata {
           },
         }
       : {}),
+    ...(row.client_request_id !== null ? { clientRequestId: row.client_request_id } : {}),
   };
 }
 

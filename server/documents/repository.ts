@@ -21,7 +21,10 @@ const ROWS_PER_INSERT = 500;
 
 export interface NewDocument {
   /** The metadata; the repository adds the seal, and a new document is undecided. */
-  row: Omit<DocumentRow, keyof DocumentSeal | 'decided_by' | 'decided_at' | 'decision_reason'>;
+  row: Omit<
+    DocumentRow,
+    keyof DocumentSeal | 'decided_by' | 'decided_at' | 'decision_reason' | 'client_request_id'
+  > & { client_request_id?: string | null };
   bytes: Buffer;
 }
 

@@ -25,7 +25,7 @@ import { gatewayRecordsRepository, type RelayedClientUpdateRow } from './reposit
 import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
 
 export interface LocalClientUpdatesOptions {
-  config: Pick<Config, 'portalDomain' | 'portalDomains'> & {
+  config: Pick<Config, 'portalDomain' | 'portalDomains' | 'portalLinkDays'> & {
     upstream: { apiKey: string; apiKeyHeader: string };
   };
   db: Db;
@@ -282,7 +282,7 @@ export function registerLocalClientUpdates(
               state: 'sent',
               error: null,
               sent_at: sentAt,
-              expires_at: linkExpiryOf(sentAt),
+              expires_at: linkExpiryOf(sentAt, config.portalLinkDays),
             });
             return reply.code(answer.status).send(answer.value);
           }

@@ -45,7 +45,9 @@ const PLAIN_PARAMETER_NAME = /^[A-Za-z][\w.-]{0,39}$/;
  * The URL with every query value replaced: credentials sent as `?access_token=`, `?apiKey=` or
  * `?password=` are refused, but would otherwise reach the log verbatim, as would search text.
  */
-function urlForLog(url: string): string {
+function urlForLog(rawUrl: string): string {
+  // A client-portal link's token is a credential: its path never reaches the log.
+  const url = rawUrl.replace(/^(\/(?:api\/)?portal\/)[^/?]+/, `$1${REDACTED}`);
   const queryStart = url.indexOf('?');
   if (queryStart === -1) return url;
   const query = url

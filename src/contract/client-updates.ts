@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelopeSchema } from './common.ts';
+import { documentInputSchema, documentMetadataSchema } from './entities.ts';
 
 /** A host name: labels of letters, digits and hyphens; no scheme, port, path or user info. */
 export const hostNameSchema = z
@@ -120,3 +121,66 @@ export const clientUpdateRecordSchema = z.object({
 export type ClientUpdateRecord = z.infer<typeof clientUpdateRecordSchema>;
 export const clientUpdateHistoryResponseSchema = envelopeSchema(z.array(clientUpdateRecordSchema));
 export const clientUpdateRecordResponseSchema = envelopeSchema(clientUpdateRecordSchema);
+
+/** The contact details a client may correct through the portal (decisions.md "Client responses"). */
+export const CONTACT_FIELDS = ['email', 'phone', 'address'] as const;
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+export const portalContactSchema = z.strictObject({
+  email: z.email('Enter an e-mail address such as name@example.com.').max(254).optional(),
+  phone: z
+    .string()
+    .trim()
+    .min(3, 'Enter a phone number.')
+    .max(40)
+    .regex(/^[+\d][\d\s().-]*$/, 'A phone number has digits, spaces and + ( ) - . only.')
+    .optional(),
+  address: z.string().trim().min(1, 'Enter an address.').max(500).optional(),
+});
+
+/** Documents a client may send in one answer. */
+export const MAX_PORTAL_DOCUMENTS = 10;
+
+/** `POST /api/portal/{token}`: documents and corrections, at least one of them; nothing else. */
+export const portalSubmissionSchema = z
+  .strictObject({
+    documents: z.array(documentInputSchema).max(MAX_PORTAL_DOCUMENTS).default([]),
+    contact: portalContactSchema.optional(),
+  })
+  .refine((body) => body.documents.length > 0 || Object.keys(body.contact ?? {}).length > 0, {
+    path: ['documents'],
+    message: 'Add a document or a correction before sending.',
+  });
+export type PortalSubmission = z.infer<typeof portalSubmissionSchema>;
+
+export const portalReceiptSchema = z.object({
+  submittedAt: z.string(),
+  documents: z.number().int(),
+  contactFields: z.array(z.enum(CONTACT_FIELDS)),
+});
+export const portalReceiptResponseSchema = envelopeSchema(portalReceiptSchema);
+
+/** A proposed correction beside the record's value as it is now. */
+export const contactChangeSchema = z.object({
+  field: z.enum(CONTACT_FIELDS),
+  current: z.string().nullable(),
+  proposed: z.string(),
+});
+export type ContactChange = z.infer<typeof contactChangeSchema>;
+
+/** A client's answer as a reviewer reads it, with its documents and corrections. */
+export const clientResponseSchema = z.object({
+  requestId: z.string(),
+  recipientId: z.string(),
+  submittedAt: z.string(),
+  contact: z.array(contactChangeSchema),
+  contactOutcome: z.enum(['applied', 'dismissed']).nullable(),
+  contactDecidedBy: z.string().nullable(),
+  contactDecidedAt: z.string().nullable(),
+  documents: z.array(documentMetadataSchema),
+});
+export type ClientResponse = z.infer<typeof clientResponseSchema>;
+export const clientResponseResponseSchema = envelopeSchema(clientResponseSchema);
+
+export const contactDecisionSchema = z.strictObject({ action: z.enum(['apply', 'dismiss']) });
+export type ContactDecision = z.infer<typeof contactDecisionSchema>;

@@ -126,6 +126,8 @@ export const documentMetadataSchema = z.object({
   fileSize: z.number().int().nullish(),
   /** The latest decision, null while none was made. */
   decision: documentDecisionRecordSchema.nullish(),
+  /** The client-update request whose portal answer brought it: "from the client". */
+  clientRequestId: z.string().nullish(),
 });
 export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
 

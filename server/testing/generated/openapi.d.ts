@@ -6,6 +6,26 @@
 // Generated from the served OpenAPI document: run `npm run generate:api-types` after changing a route.
 
 export interface paths {
+  '/api/portal/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The client's answer through the portal
+     * @description Public: the token of the e-mail's link is the only credential, with the page's nonce in `X-Portal-Nonce` and, from a browser, an `Origin` of this server or a portal host. Body `{ documents: [{ fileName, type, file }], contact?: { email?, phone?, address? } }` (at least one document or correction; documents as onboarding's: the bytes decide, PDF/JPEG/PNG/TIFF/WebP/HEIC, 10 MB each). Once per link: the request becomes `submitted`, the documents join the legal entity marked as the client's (`clientRequestId`), undecided. A wrong, used or expired link is 404 alike; rate-limited per link and per address (429).
+     */
+    post: operations['postPortalByToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/tokenvalid': {
     parameters: {
       query?: never;
@@ -334,6 +354,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A client's answer to a request
+     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
+     */
+    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply or dismiss a client's contact corrections
+     * @description `{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/audit-events': {
     parameters: {
       query?: never;
@@ -571,13 +631,13 @@ export interface paths {
     };
     /**
      * E-mail a person linked to a legal entity asking for updated information
-     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
      */
     get: operations['getEntitiesLegalEntitiesByIdRequestClientUpdate'];
     put?: never;
     /**
      * E-mail a person linked to a legal entity asking for updated information
-     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to `https://{domain}/client-update/{requestId}`; `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
      */
     post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
     delete?: never;
@@ -731,6 +791,136 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  postPortalByToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @default [] */
+          documents?: {
+            fileName: string;
+            /** @enum {string} */
+            type:
+              | 'Proof of Address'
+              | 'Proof of Wealth'
+              | 'Proof of Identity'
+              | 'Certificate of Incorporation'
+              | 'Bank Statement'
+              | 'Other';
+            description?: string | null;
+            mimeType?: string;
+            file: string;
+          }[];
+          contact?: {
+            /** Format: email */
+            email?: string;
+            phone?: string;
+            address?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The answer was stored */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              submittedAt: string;
+              documents: number;
+              contactFields: ('email' | 'phone' | 'address')[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getTokenvalid: {
     parameters: {
       query?: never;
@@ -1134,6 +1324,7 @@ export interface operations {
                       at: string;
                       reason: string | null;
                     } | null;
+                    clientRequestId?: string | null;
                   }[];
                   kycMetaData?: {
                     externalID?: string | null;
@@ -1204,6 +1395,7 @@ export interface operations {
                       at: string;
                       reason: string | null;
                     } | null;
+                    clientRequestId?: string | null;
                   }[];
                   identityVerification?:
                     | {
@@ -1721,6 +1913,7 @@ export interface operations {
                   at: string;
                   reason: string | null;
                 } | null;
+                clientRequestId?: string | null;
               }[];
               kycMetaData?: {
                 externalID?: string | null;
@@ -1986,6 +2179,7 @@ export interface operations {
                   at: string;
                   reason: string | null;
                 } | null;
+                clientRequestId?: string | null;
               }[];
               kycMetaData?: {
                 externalID?: string | null;
@@ -2196,6 +2390,7 @@ export interface operations {
                   at: string;
                   reason: string | null;
                 } | null;
+                clientRequestId?: string | null;
               }[];
               identityVerification?:
                 | {
@@ -2311,6 +2506,7 @@ export interface operations {
                 at: string;
                 reason: string | null;
               } | null;
+              clientRequestId?: string | null;
             }[];
           };
         };
@@ -2399,6 +2595,7 @@ export interface operations {
                 at: string;
                 reason: string | null;
               } | null;
+              clientRequestId?: string | null;
               file: string;
             };
           };
@@ -2495,6 +2692,7 @@ export interface operations {
                 at: string;
                 reason: string | null;
               } | null;
+              clientRequestId?: string | null;
             };
           };
         };
@@ -3055,6 +3253,248 @@ export interface operations {
       };
       /** @description Conflicts with an existing record */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'apply' | 'dismiss';
+        };
+      };
+    };
+    responses: {
+      /** @description The answer, with the outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
         headers: {
           [name: string]: unknown;
         };

@@ -125,7 +125,7 @@ test('preselects the primary contact and fills the message from the chosen confi
   );
   const preview = within(dialog).getByRole('region', { name: 'Preview' });
   expect(preview).toHaveTextContent('To: Amelia Hart <amelia@northwind.example>');
-  expect(preview).toHaveTextContent('https://portal.kyc.example/client-update/…');
+  expect(preview).toHaveTextContent('https://portal.kyc.example/portal/…');
 
   // An edited message stays; the untouched subject follows the new configuration.
   await user.type(within(dialog).getByRole('textbox', { name: 'Message' }), ' Thank you.');
@@ -141,7 +141,7 @@ test('preselects the primary contact and fills the message from the chosen confi
 
   await user.click(within(dialog).getByRole('combobox', { name: 'Client portal domain' }));
   await user.click(await screen.findByRole('option', { name: 'clients.northwind.example' }));
-  expect(preview).toHaveTextContent('https://clients.northwind.example/client-update/…');
+  expect(preview).toHaveTextContent('https://clients.northwind.example/portal/…');
   expect(preview).toHaveTextContent('Subject: Documents needed for your file');
 });
 

@@ -344,7 +344,7 @@ function RequestUpdateForm({
                 Link:{' '}
               </Text>
               <Anchor component="span" size="sm">
-                https://{domain || '…'}/client-update/…
+                https://{domain || '…'}/portal/…
               </Anchor>
             </Text>
             <Text size="xs" c="dimmed">
