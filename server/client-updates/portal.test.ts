@@ -320,7 +320,7 @@ describeEmbedded('client portal', () => {
     for (const { method, pathname } of doors) {
       const url = new URL(pathname.replace(/\{[^}]+\}/g, 'x1'), server.baseUrl);
       for (const headers of [
-        { Authorization: `Bearer ${token}` },
+        { Authorization: `Bearer ${token}` } as Record<string, string>,
         { Cookie: `token=${token}; session=${token}; kyc_session=${token}` },
         { 'X-API-Key': token },
       ]) {

@@ -201,11 +201,8 @@ describe.skipIf(testMode === 'gateway')('reminders and resends (embedded mode)',
     expect((await remind('k')).status).toBe(409);
     const [record] = await historyOf(legalEntityId);
     expect(record?.state).toBe('sent');
-    expect(record?.attempts?.[1]).toMatchObject({
-      kind: 'reminder',
-      outcome: 'failed',
-      error: expect.stringMatching(/Mailbox busy/),
-    });
+    expect(record?.attempts?.[1]).toMatchObject({ kind: 'reminder', outcome: 'failed' });
+    expect(record?.attempts?.[1]?.error).toMatch(/Mailbox busy/);
     expect((await remind('k2')).status).toBe(202);
     const [after] = await historyOf(legalEntityId);
     expect(after?.attempts?.map((a) => a.outcome)).toEqual(['sent', 'failed', 'sent']);

@@ -148,7 +148,7 @@ export function clientUpdatesRepository(db: Db) {
         .select((eb) => eb.fn.max('attempt').as('attempt'))
         .where('request_id', '=', attempt.request_id)
         .executeTakeFirst();
-      const next = Number(last?.attempt ?? 0) + 1;
+      const next = (last?.attempt ?? 0) + 1;
       try {
         await db
           .insertInto('client_update_attempts')

@@ -175,8 +175,8 @@ describe(`CSV exports of the entity index and the review queue (${testEngine})`,
       peak = Math.max(peak, process.memoryUsage().rss);
     }
     const growthMb = (peak - before) / 1024 / 1024;
-    console.info(
-      `CSV of ${rows} rows (${(bytes / 1024 / 1024).toFixed(1)} MB) on ${testEngine}: RSS grew ${growthMb.toFixed(1)} MB at its peak`,
+    process.stdout.write(
+      `CSV of ${rows} rows (${(bytes / 1024 / 1024).toFixed(1)} MB) on ${testEngine}: RSS grew ${growthMb.toFixed(1)} MB at its peak\n`,
     );
     expect(lines).toBe(rows + 1);
     // At 100,000 rows the file (about 17 MB) is larger than this bound: holding it would break it.

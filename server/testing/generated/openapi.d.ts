@@ -325,7 +325,7 @@ export interface paths {
     put?: never;
     /**
      * Send a reminder for a client-update request with no answer
-     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with the same link (its expiry unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
+     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
      */
     post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
     delete?: never;

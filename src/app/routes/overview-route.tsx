@@ -16,5 +16,5 @@ export function OverviewRoute() {
       />
     );
   }
-  return <OverviewPage confirms={Boolean(capabilities.features.waitingForMe && canAct)} />;
+  return <OverviewPage confirms={capabilities.features.waitingForMe && canAct} />;
 }

@@ -119,7 +119,7 @@ test('the same note on each selected row, at most four requests at once', async 
     apiHandler('POST /api/v2/entities/:id/notes', async ({ request, params }) => {
       inFlight += 1;
       mostInFlight = Math.max(mostInFlight, inFlight);
-      const body = await request.json();
+      const body = (await request.json()) as unknown;
       await delay(30);
       inFlight -= 1;
       notes.push({ id: params.id, body });

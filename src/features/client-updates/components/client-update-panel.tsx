@@ -431,9 +431,10 @@ function Reminder({
   onRemind: () => void;
   reminding: boolean;
 }) {
+  const [now] = useState(() => Date.now());
   const dueAt = record.reminderDueAt;
   if (!dueAt) return null;
-  if (Date.parse(dueAt) > Date.now()) {
+  if (Date.parse(dueAt) > now) {
     return (
       <Text size="xs" c="dimmed" mt={4}>
         Reminder possible from {formatDateTime(dueAt)}

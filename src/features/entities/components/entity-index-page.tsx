@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type SyntheticEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { CsvExportButton } from '../../../components/csv-export-button.tsx';
@@ -201,7 +201,7 @@ function IndexFilters({
   update: (changes: Partial<EntityIndexView>) => void;
 }) {
   const [text, setText] = useState(view.q ?? '');
-  const submit = (event: FormEvent) => {
+  const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     const q = text.trim();
     update({ q: q === '' ? undefined : q });
