@@ -3,7 +3,7 @@ import {
   assigneeInputSchema,
   assignmentResponseSchema,
   reviewerListResponseSchema,
-} from '../../src/contract/assignment.ts';
+} from '../../contract/assignment.ts';
 import { ACTORS, READERS } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { auditOf } from '../audit/audit-binding.ts';

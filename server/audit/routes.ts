@@ -6,7 +6,7 @@ import {
   entityAuditQuerySchema,
   type AuditEvent,
   type AuditFilter,
-} from '../../src/contract/audit.ts';
+} from '../../contract/audit.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';

@@ -1,5 +1,5 @@
-import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../src/contract/entities.ts';
-import { ACCEPTED_DOCUMENT_TYPES_TEXT } from '../../src/contract/file-type.ts';
+import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../contract/entities.ts';
+import { ACCEPTED_DOCUMENT_TYPES_TEXT } from '../../contract/file-type.ts';
 import { escapeHtml } from './email.ts';
 import type { PortalView } from './portal.ts';
 

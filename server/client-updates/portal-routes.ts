@@ -5,8 +5,8 @@ import {
   contactDecisionSchema,
   portalReceiptResponseSchema,
   portalSubmissionSchema,
-} from '../../src/contract/client-updates.ts';
-import { idSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { idSchema } from '../../contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';

@@ -4,7 +4,7 @@ import {
   clientResponseResponseSchema,
   clientUpdateAcceptedResponseSchema,
   clientUpdateHistoryResponseSchema,
-} from '../../src/contract/client-updates.ts';
+} from '../../contract/client-updates.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity, type InsertedLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';

@@ -4,9 +4,9 @@ import {
   type ClientResponse,
   type ContactDecision,
   type PortalSubmission,
-} from '../../src/contract/client-updates.ts';
-import { identifyFileType } from '../../src/contract/file-type.ts';
-import { phoneProblemOf } from '../../src/contract/phone.ts';
+} from '../../contract/client-updates.ts';
+import { identifyFileType } from '../../contract/file-type.ts';
+import { phoneProblemOf } from '../../contract/phone.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';

@@ -4,9 +4,9 @@ import { SMTPServer } from 'smtp-server';
 import {
   clientUpdateAcceptedResponseSchema,
   clientUpdateHistoryResponseSchema,
-} from '../../src/contract/client-updates.ts';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
-import { digitsOnly } from '../../src/contract/identifiers.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { digitsOnly } from '../../contract/identifiers.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/engine.ts';
 import type {

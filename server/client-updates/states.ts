@@ -1,4 +1,4 @@
-import type { ClientUpdateState } from '../../src/contract/client-updates.ts';
+import type { ClientUpdateState } from '../../contract/client-updates.ts';
 
 const DAY_MS = 86_400_000;
 

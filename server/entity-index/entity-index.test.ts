@@ -5,9 +5,9 @@ import {
   entityIndexResponseSchema,
   type EntityIndexOrder,
   type EntityIndexSort,
-} from '../../src/contract/entity-index.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+} from '../../contract/entity-index.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import {
   withEntitySearchColumns,

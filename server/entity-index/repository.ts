@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
-import type { EntityIndexOrder, EntityIndexSort } from '../../src/contract/entity-index.ts';
+import type { EntityIndexOrder, EntityIndexSort } from '../../contract/entity-index.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 

@@ -5,7 +5,7 @@ import {
   ENTITY_INDEX_PAGE_MAX,
   entityIndexQuerySchema,
   entityIndexResponseSchema,
-} from '../../src/contract/entity-index.ts';
+} from '../../contract/entity-index.ts';
 import { READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';

@@ -4,8 +4,8 @@ import type {
   EntityIndexQuery,
   EntityIndexRow,
   EntityIndexSort,
-} from '../../src/contract/entity-index.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+} from '../../contract/entity-index.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import { csvLine } from '../http/csv.ts';

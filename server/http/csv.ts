@@ -1,4 +1,4 @@
-import { withVisibleControls } from '../../src/contract/visible-text.ts';
+import { withVisibleControls } from '../../contract/visible-text.ts';
 
 /**
  * A CSV cell: hidden characters escaped visibly, quoted when needed, and a leading = + - @ made

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { statsResponseSchema } from '../../src/contract/stats.ts';
+import { statsResponseSchema } from '../../contract/stats.ts';
 import { READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import { createWindowCounts } from '../reviews/service.ts';

@@ -1,5 +1,5 @@
-import type { Stats } from '../../src/contract/stats.ts';
-import { KYC_STATUSES, RISK_LEVELS } from '../../src/contract/entities.ts';
+import type { Stats } from '../../contract/stats.ts';
+import { KYC_STATUSES, RISK_LEVELS } from '../../contract/entities.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';

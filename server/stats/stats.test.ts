@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { recordedVerificationResponseSchema } from '../../src/contract/decisions.ts';
-import { KYC_STATUSES, RISK_LEVELS } from '../../src/contract/entities.ts';
-import { reviewQueueResponseSchema } from '../../src/contract/reviews.ts';
-import { statsResponseSchema, type Stats } from '../../src/contract/stats.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { recordedVerificationResponseSchema } from '../../contract/decisions.ts';
+import { KYC_STATUSES, RISK_LEVELS } from '../../contract/entities.ts';
+import { reviewQueueResponseSchema } from '../../contract/reviews.ts';
+import { statsResponseSchema, type Stats } from '../../contract/stats.ts';
 import { createAccount } from '../auth/accounts.ts';
 import type { Db } from '../db/database.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';

@@ -14,7 +14,7 @@ import {
   vendorTestInc,
   VENDOR_DOCUMENT_OWNER,
   VENDOR_IDS,
-} from '../../src/testing/vendor-samples.ts';
+} from '../../contract/testing/vendor-samples.ts';
 
 /**
  * A replay of the real identity service for tests: it answers with the shapes vendor.md documents

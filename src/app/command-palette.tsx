@@ -16,11 +16,11 @@ import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
 import { CommandPaletteProvider } from '../features/command-palette/components/command-palette-provider.tsx';
 import type { PaletteSection } from '../features/command-palette/palette-items.ts';
-import { entityQueries } from '../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../lib/entity-queries.ts';
 import { reviewQueries } from '../features/reviews/api/review-queries.ts';
 import { useEntityPaletteSearch } from './command-palette-search.tsx';
 import { PaletteEntityProvider, usePaletteEntity, type PaletteEntity } from './palette-entity.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { useCanAct } from './use-can-act.ts';
 
 const icon = (Icon: typeof IconSearch) => <Icon size={20} stroke={1.5} aria-hidden />;

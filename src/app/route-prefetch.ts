@@ -1,7 +1,7 @@
 import { connectSessionToApiClient } from '../features/auth/session/connect-api-client.ts';
 import { getSession } from '../features/auth/session/session-store.ts';
 import { capabilityQueries } from '../features/capabilities/api/capabilities-queries.ts';
-import { entityQueries } from '../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../lib/entity-queries.ts';
 import { filtersFromSearchParams } from '../features/entities/components/entity-list-params.ts';
 import { queryClient } from './query-client-instance.ts';
 

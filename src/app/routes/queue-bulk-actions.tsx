@@ -12,8 +12,8 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconNote, IconUserShare, IconX } from '@tabler/icons-react';
 import { useState, type SyntheticEvent } from 'react';
-import { MAX_NOTE_LENGTH } from '../../contract/notes.ts';
-import type { ReviewItem } from '../../contract/reviews.ts';
+import { MAX_NOTE_LENGTH } from '../../../contract/notes.ts';
+import type { ReviewItem } from '../../../contract/reviews.ts';
 import { assignEntity } from '../../features/assignment/api/assignment-mutations.ts';
 import { ReviewerSelect } from '../../features/assignment/components/reviewer-select.tsx';
 import { forEachWithConcurrency } from '../../features/entities/api/for-each-with-concurrency.ts';

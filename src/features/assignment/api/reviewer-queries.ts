@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { reviewerListResponseSchema } from '../../../contract/assignment.ts';
+import { reviewerListResponseSchema } from '../../../../contract/assignment.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** Who can be assigned (the server's enabled reviewer accounts), for every assign control. */

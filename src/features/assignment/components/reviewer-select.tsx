@@ -1,6 +1,6 @@
 import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { Reviewer } from '../../../contract/assignment.ts';
+import type { Reviewer } from '../../../../contract/assignment.ts';
 import { reviewerQueries } from '../api/reviewer-queries.ts';
 
 /** "Alice Doe (alice)", or the username alone when the account has no other name. */

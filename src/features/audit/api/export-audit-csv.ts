@@ -1,4 +1,4 @@
-import type { AuditFilter } from '../../../contract/audit.ts';
+import type { AuditFilter } from '../../../../contract/audit.ts';
 import { apiDownload } from '../../../lib/api-client.ts';
 
 /** The whole filtered log as CSV (every page: the server streams it). */

@@ -1,4 +1,4 @@
-import type { AuditFilter } from '../../../contract/audit.ts';
+import type { AuditFilter } from '../../../../contract/audit.ts';
 import { CsvExportButton } from '../../../components/csv-export-button.tsx';
 import { downloadAuditCsv, exportFileName } from '../api/export-audit-csv.ts';
 

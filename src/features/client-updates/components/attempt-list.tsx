@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { ClientUpdateAttempt } from '../../../contract/client-updates.ts';
+import type { ClientUpdateAttempt } from '../../../../contract/client-updates.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { mailFailureMessage } from '../mail-failure.ts';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ClientUpdateRecord } from '../../../contract/client-updates.ts';
-import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
+import type { ClientUpdateRecord } from '../../../../contract/client-updates.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   entityIndexResponseSchema,
   type EntityIndexFilter,
-} from '../../../contract/entity-index.ts';
+} from '../../../../contract/entity-index.ts';
 import { apiDownload, apiRequest } from '../../../lib/api-client.ts';
 
 export interface EntityIndexView extends EntityIndexFilter {

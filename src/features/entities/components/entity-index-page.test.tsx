@@ -4,7 +4,7 @@ import {
   entityIndexQuerySchema,
   type EntityIndexQuery,
   type EntityIndexRow,
-} from '../../../contract/entity-index.ts';
+} from '../../../../contract/entity-index.ts';
 import { apiError, apiHandler, capabilities, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

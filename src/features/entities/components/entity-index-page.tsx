@@ -16,15 +16,15 @@ import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-rea
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type SyntheticEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { CsvExportButton } from '../../../components/csv-export-button.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { EntityIndexRow } from '../../../contract/entity-index.ts';
-import { COUNTRY_CODES } from '../../../contract/countries.ts';
-import { KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
+import type { EntityIndexRow } from '../../../../contract/entity-index.ts';
+import { COUNTRY_CODES } from '../../../../contract/countries.ts';
+import { KYC_STATUSES, RISK_LEVELS } from '../../../../contract/entities.ts';
 import { countryName } from '../../../lib/format.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import {

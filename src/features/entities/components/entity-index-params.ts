@@ -3,9 +3,9 @@ import {
   ENTITY_INDEX_SORTS,
   type EntityIndexOrder,
   type EntityIndexSort,
-} from '../../../contract/entity-index.ts';
-import { COUNTRY_CODES } from '../../../contract/countries.ts';
-import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
+} from '../../../../contract/entity-index.ts';
+import { COUNTRY_CODES } from '../../../../contract/countries.ts';
+import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../../contract/entities.ts';
 import type { EntityIndexView } from '../api/entity-index-queries.ts';
 
 export const INDEX_PAGE_SIZES = [10, 25, 50, 100] as const;

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { statsResponseSchema } from '../../../contract/stats.ts';
+import { statsResponseSchema } from '../../../../contract/stats.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** The overview's counts, `GET /api/v2/stats`. */

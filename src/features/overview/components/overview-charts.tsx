@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { BarChart, DonutChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
-import type { Stats } from '../../../contract/stats.ts';
+import type { Stats } from '../../../../contract/stats.ts';
 
 /** Colours that keep their meaning and contrast in both schemes (Mantine's theme variables). */
 const STATUS_COLORS: Record<keyof Stats['byStatus'], string> = {

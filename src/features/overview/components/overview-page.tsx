@@ -14,8 +14,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import type { Stats } from '../../../contract/stats.ts';
+import { paths } from '../../../lib/paths.ts';
+import type { Stats } from '../../../../contract/stats.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
