@@ -1,4 +1,4 @@
-import { REVIEW_WINDOWS } from '../src/contract/reviews.ts';
+import { REVIEW_WINDOWS } from '../contract/reviews.ts';
 
 /** Filters measured in every window: none, each one alone, and all four together. */
 const FILTERS: Record<string, string>[] = [

@@ -1,8 +1,8 @@
-import { FOUR_EYES_MODES } from '../src/contract/capabilities.ts';
+import { FOUR_EYES_MODES } from '../contract/capabilities.ts';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { hostNameSchema } from '../src/contract/client-updates.ts';
+import { hostNameSchema } from '../contract/client-updates.ts';
 
 const optionalUrl = (name: string, protocols: RegExp) =>
   z

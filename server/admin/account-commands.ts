@@ -1,7 +1,7 @@
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { generateApiKey, generatePassword, hashApiKey, hashPassword } from '../auth/secrets.ts';
-import { ROLES, roleSchema, type Role } from '../../src/contract/audit.ts';
+import { ROLES, roleSchema, type Role } from '../../contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import { reviewersRepository } from '../gateway/reviewers-repository.ts';
 import { isUniqueViolation } from '../db/engine.ts';

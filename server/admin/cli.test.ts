@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { tokenResponseSchema } from '../../src/contract/auth.ts';
+import { tokenResponseSchema } from '../../contract/auth.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { hashApiKey, verifyPassword } from '../auth/secrets.ts';
 import { openDatabase } from '../db/database.ts';

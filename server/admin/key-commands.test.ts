@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { documentDetailResponseSchema } from '../../src/contract/entities.ts';
+import { documentDetailResponseSchema } from '../../contract/entities.ts';
 import { keyIdOf } from '../documents/document-crypto.ts';
 import { DOCUMENT_CHUNK_BYTES, documentsRepository } from '../documents/repository.ts';
 import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';

@@ -1,16 +1,13 @@
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { assignmentResponseSchema } from '../../src/contract/assignment.ts';
-import { capabilitiesResponseSchema } from '../../src/contract/capabilities.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import {
-  entityListResponseSchema,
-  legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { assignmentResponseSchema } from '../../contract/assignment.ts';
+import { capabilitiesResponseSchema } from '../../contract/capabilities.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { entityListResponseSchema, legalEntityResponseSchema } from '../../contract/entities.ts';
 import {
   reviewQueueResponseSchema,
   takeNextResponseSchema,
   type ReviewQueuePage,
-} from '../../src/contract/reviews.ts';
+} from '../../contract/reviews.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
 import type { Db } from '../db/database.ts';

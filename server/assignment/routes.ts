@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { assigneeInputSchema, assignmentResponseSchema } from '../../src/contract/assignment.ts';
+import { assigneeInputSchema, assignmentResponseSchema } from '../../contract/assignment.ts';
 import { ACTORS } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { auditOf } from '../audit/audit-binding.ts';

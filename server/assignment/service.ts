@@ -1,4 +1,4 @@
-import type { Assignment } from '../../src/contract/assignment.ts';
+import type { Assignment } from '../../contract/assignment.ts';
 import type { Db } from '../db/database.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { refreshListRecords } from '../entities/list-records.ts';

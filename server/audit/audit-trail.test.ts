@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { auditEventPageSchema, type AuditEvent } from '../../src/contract/audit.ts';
+import { auditEventPageSchema, type AuditEvent } from '../../contract/audit.ts';
 import { runAdmin } from '../admin/run.ts';
 import { auditEventOf } from './routes.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';

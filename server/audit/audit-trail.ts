@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AUDIT_OUTCOMES } from '../../src/contract/audit.ts';
+import type { AUDIT_OUTCOMES } from '../../contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import { canonicalJson, hashOfEvent } from './chain.ts';
 import { auditRepository, type AuditEventRow } from './repository.ts';

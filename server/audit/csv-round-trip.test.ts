@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { legalEntityCreatedResponseSchema } from '../../src/contract/decisions.ts';
+import { legalEntityCreatedResponseSchema } from '../../contract/decisions.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { auditEventPageSchema, type AuditEvent } from '../../src/contract/audit.ts';
-import { recordedVerificationResponseSchema } from '../../src/contract/decisions.ts';
-import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
+import { auditEventPageSchema, type AuditEvent } from '../../contract/audit.ts';
+import { recordedVerificationResponseSchema } from '../../contract/decisions.ts';
+import { legalEntityResponseSchema } from '../../contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { auditEventPageSchema, type AuditEvent } from '../../src/contract/audit.ts';
+import { auditEventPageSchema, type AuditEvent } from '../../contract/audit.ts';
 import {
   recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
-} from '../../src/contract/decisions.ts';
+} from '../../contract/decisions.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { openDatabase } from '../db/database.ts';
 import { reviewersRepository } from '../gateway/reviewers-repository.ts';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../src/contract/audit.ts';
+import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../contract/audit.ts';
 import type { AuditEventTable, Database } from '../db/schema.ts';
 import { GENESIS_HASH } from './chain.ts';
 

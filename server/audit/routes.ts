@@ -6,8 +6,8 @@ import {
   entityAuditQuerySchema,
   type AuditEvent,
   type AuditFilter,
-} from '../../src/contract/audit.ts';
-import { withVisibleControls } from '../../src/contract/visible-text.ts';
+} from '../../contract/audit.ts';
+import { withVisibleControls } from '../../contract/visible-text.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { AUDITORS, READERS } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';

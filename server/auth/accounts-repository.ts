@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Role } from '../../src/contract/audit.ts';
+import type { Role } from '../../contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import type { AccountRow } from '../db/schema.ts';
 

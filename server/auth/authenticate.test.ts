@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { decodeJwt, SignJWT, UnsecuredJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { tokenResponseSchema, tokenValidResponseSchema } from '../../src/contract/auth.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { tokenResponseSchema, tokenValidResponseSchema } from '../../contract/auth.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   disableAccountCommand,
   resetApiKeyCommand,

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/contract/audit.ts';
+import type { Role } from '../../contract/audit.ts';
 import { Refusal } from '../http/refusal.ts';
 
 /** Who is calling an /api/v2 endpoint, set by authenticateCaller before any handler runs. */

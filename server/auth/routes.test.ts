@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { tokenResponseSchema, tokenValidResponseSchema } from '../../src/contract/auth.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { tokenResponseSchema, tokenValidResponseSchema } from '../../contract/auth.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { disableAccountCommand } from '../admin/account-commands.ts';
 import { createAccount } from './accounts.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

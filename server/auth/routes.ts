@@ -6,7 +6,7 @@ import {
   signOutResponseSchema,
   tokenResponseSchema,
   tokenValidResponseSchema,
-} from '../../src/contract/auth.ts';
+} from '../../contract/auth.ts';
 import { requestPartOf } from '../audit/audit-trail.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';

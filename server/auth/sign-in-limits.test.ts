@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { createApp } from '../app.ts';
 import { loadConfig } from '../env.ts';
 import { sendJson, startRecordingUpstream } from '../testing/recording-upstream.ts';

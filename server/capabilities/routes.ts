@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { READERS } from '../auth/caller.ts';
-import { capabilitiesResponseSchema, type Capabilities } from '../../src/contract/capabilities.ts';
+import { capabilitiesResponseSchema, type Capabilities } from '../../contract/capabilities.ts';
 import type { Config } from '../env.ts';
 import { defineRoute } from '../http/route.ts';
-import type { Role } from '../../src/contract/audit.ts';
+import type { Role } from '../../contract/audit.ts';
 
 /** What each mode offers: the gateway has no review endpoints upstream to record decisions on. */
 function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {

@@ -10,9 +10,9 @@ import {
   clientUpdateHistoryResponseSchema,
   clientUpdateRecordResponseSchema,
   type ClientUpdateRequest,
-} from '../../src/contract/client-updates.ts';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { clientUpdatesRepository } from './repository.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';

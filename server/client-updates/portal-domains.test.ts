@@ -4,8 +4,8 @@ import {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
-} from '../../src/contract/client-updates.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { loadConfig } from '../env.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity, type InsertedLegalEntity } from '../testing/fixtures.ts';

@@ -6,8 +6,8 @@ import {
   clientUpdateHistoryResponseSchema,
   clientUpdateRecordResponseSchema,
   clientUpdateRequestSchema,
-} from '../../src/contract/client-updates.ts';
-import { idSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { idSchema } from '../../contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import { createMailer } from '../mail/mailer.ts';

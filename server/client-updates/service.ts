@@ -4,8 +4,8 @@ import type {
   ClientUpdateConfig,
   ClientUpdateRecord,
   ClientUpdateRequest,
-} from '../../src/contract/client-updates.ts';
-import type { FieldError } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import type { FieldError } from '../../contract/common.ts';
 import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';

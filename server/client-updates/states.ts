@@ -1,4 +1,4 @@
-import type { ClientUpdateState } from '../../src/contract/client-updates.ts';
+import type { ClientUpdateState } from '../../contract/client-updates.ts';
 
 /** How long a client-update link works: PORTAL_LINK_DAYS' default (decisions.md "Client responses"). */
 export const LINK_DAYS = 7;

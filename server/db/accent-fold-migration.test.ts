@@ -13,13 +13,13 @@ import {
 } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
-import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
-import { digitsOnly } from '../../src/contract/identifiers.ts';
+import { PRIMARY_CONTACT } from '../../contract/entities.ts';
+import { digitsOnly } from '../../contract/identifiers.ts';
 import {
   foldCase,
   foldForSearch,
   normalisedRegistrationNumber,
-} from '../../src/contract/search-text.ts';
+} from '../../contract/search-text.ts';
 import { entityDerivedData } from '../entities/derived-data-repository.ts';
 import { phoneQuery, phoneSearchDigits } from '../entities/phone-search.ts';
 import {

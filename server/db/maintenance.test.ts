@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import {
   documentDetailResponseSchema,
   legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { runAdmin } from '../admin/run.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';

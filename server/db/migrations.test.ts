@@ -5,7 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
 import { entityDerivedData } from '../entities/derived-data-repository.ts';
 import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';

@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ClientUpdateState } from '../../src/contract/client-updates.ts';
+import type { ClientUpdateState } from '../../contract/client-updates.ts';
 
 /** Columns shared by every entity, natural person or legal entity. */
 export interface EntityTable {

@@ -1,7 +1,4 @@
-import {
-  entityListResponseSchema,
-  legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+import { entityListResponseSchema, legalEntityResponseSchema } from '../../contract/entities.ts';
 import { resetPasswordCommand } from '../admin/account-commands.ts';
 import fs from 'node:fs/promises';
 import os from 'node:os';

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
+import { legalEntityResponseSchema } from '../../contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
 import {
   dropTestDatabaseUrl,

@@ -3,16 +3,16 @@ import {
   pendingVerificationResponseSchema,
   recordedVerificationResponseSchema,
   type RecordVerificationInput,
-} from '../../src/contract/decisions.ts';
+} from '../../contract/decisions.ts';
 import fc from 'fast-check';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { currentVerificationOf } from '../../src/contract/current-verification.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { currentVerificationOf } from '../../contract/current-verification.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
   KYC_STATUSES,
   legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { loadConfig } from '../env.ts';

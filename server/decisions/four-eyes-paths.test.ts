@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   confirmedDecisionResponseSchema,
   legalEntityCreatedResponseSchema,
@@ -9,12 +9,9 @@ import {
   recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
   riskLevelChangedResponseSchema,
-} from '../../src/contract/decisions.ts';
-import {
-  legalEntityResponseSchema,
-  naturalPersonResponseSchema,
-} from '../../src/contract/entities.ts';
-import { reviewQueueResponseSchema } from '../../src/contract/reviews.ts';
+} from '../../contract/decisions.ts';
+import { legalEntityResponseSchema, naturalPersonResponseSchema } from '../../contract/entities.ts';
+import { reviewQueueResponseSchema } from '../../contract/reviews.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';

@@ -3,7 +3,7 @@ import type {
   PersonReview,
   PersonReviewRequest,
   RecordedPersonReview,
-} from '../../src/contract/decisions.ts';
+} from '../../contract/decisions.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { decisionsRepository, type PersonReviewRow } from './repository.ts';

@@ -1,4 +1,4 @@
-import type { RiskLevelChange, RiskLevelChanged } from '../../src/contract/decisions.ts';
+import type { RiskLevelChange, RiskLevelChanged } from '../../contract/decisions.ts';
 import { refreshListRecords } from '../entities/list-records.ts';
 import { kycMetaDataOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';

@@ -17,9 +17,9 @@ import {
   WAITING_PAGE_MAX,
   waitingDecisionsPageSchema,
   waitingDecisionsQuerySchema,
-} from '../../src/contract/decisions.ts';
-import { envelopeSchema } from '../../src/contract/common.ts';
-import { documentMetadataSchema, utcDateOf } from '../../src/contract/entities.ts';
+} from '../../contract/decisions.ts';
+import { envelopeSchema } from '../../contract/common.ts';
+import { documentMetadataSchema, utcDateOf } from '../../contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';

@@ -6,9 +6,9 @@ import type {
   PendingVerification,
   RecordedVerification,
   RecordVerification,
-} from '../../src/contract/decisions.ts';
-import { currentVerificationOf } from '../../src/contract/current-verification.ts';
-import type { DocumentMetadata } from '../../src/contract/entities.ts';
+} from '../../contract/decisions.ts';
+import { currentVerificationOf } from '../../contract/current-verification.ts';
+import type { DocumentMetadata } from '../../contract/entities.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import type { Caller } from '../auth/caller.ts';

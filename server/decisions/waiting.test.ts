@@ -1,10 +1,10 @@
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   recordedPersonReviewResponseSchema,
   recordedVerificationResponseSchema,
   waitingDecisionsPageSchema,
   type WaitingDecisionsPage,
-} from '../../src/contract/decisions.ts';
+} from '../../contract/decisions.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';

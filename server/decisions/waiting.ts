@@ -1,4 +1,4 @@
-import type { WaitingDecisionsPage, WaitingDecisionsQuery } from '../../src/contract/decisions.ts';
+import type { WaitingDecisionsPage, WaitingDecisionsQuery } from '../../contract/decisions.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { documentDetailResponseSchema } from '../../src/contract/entities.ts';
+import { documentDetailResponseSchema } from '../../contract/entities.ts';
 import { documentEnvelopeStream, type StoredBytes } from './document-json.ts';
 import { chunkRowsOf, DOCUMENT_CHUNK_BYTES } from './repository.ts';
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { DocumentDetail } from '../../src/contract/entities.ts';
+import type { DocumentDetail } from '../../contract/entities.ts';
 
 const FILE_TAIL = '"file":""}}';
 

@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { onTestFinished } from 'vitest';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   documentDetailResponseSchema,
   legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { createApp } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import type { Db } from '../db/database.ts';

@@ -1,4 +1,4 @@
-import type { DocumentDetail, DocumentMetadata } from '../../src/contract/entities.ts';
+import type { DocumentDetail, DocumentMetadata } from '../../contract/entities.ts';
 import type { DocumentRow } from '../db/schema.ts';
 
 export function documentMetadataOf(row: DocumentRow): DocumentMetadata {

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
   legalEntityResponseSchema,
   type DocumentInput,
   type LegalEntity,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

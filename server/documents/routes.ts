@@ -3,7 +3,7 @@ import { READERS } from '../auth/caller.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { entitiesRepository } from '../entities/repository.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { ApiError } from '../http/errors.ts';

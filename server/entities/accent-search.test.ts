@@ -1,4 +1,4 @@
-import { searchResponseSchema } from '../../src/contract/entities.ts';
+import { searchResponseSchema } from '../../contract/entities.ts';
 import { ensureDemoData } from '../seed/demo.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';

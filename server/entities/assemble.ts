@@ -1,4 +1,4 @@
-import type { DocumentMetadata, Entity, LinkedEntity } from '../../src/contract/entities.ts';
+import type { DocumentMetadata, Entity, LinkedEntity } from '../../contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type { EntityRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';

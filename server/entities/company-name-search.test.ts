@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { legalEntityResponseSchema, searchResponseSchema } from '../../src/contract/entities.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { legalEntityResponseSchema, searchResponseSchema } from '../../contract/entities.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';

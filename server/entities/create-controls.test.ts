@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { currentVerificationOf } from '../../src/contract/current-verification.ts';
-import type { COUNTRY_CODES } from '../../src/contract/countries.ts';
-import { KYC_STATUSES, legalEntityResponseSchema } from '../../src/contract/entities.ts';
-import { reviewQueueResponseSchema } from '../../src/contract/reviews.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { currentVerificationOf } from '../../contract/current-verification.ts';
+import type { COUNTRY_CODES } from '../../contract/countries.ts';
+import { KYC_STATUSES, legalEntityResponseSchema } from '../../contract/entities.ts';
+import { reviewQueueResponseSchema } from '../../contract/reviews.ts';
 import { startTestServer, testMode, type TestServer } from '../testing/harness.ts';
 import {
   legalEntityPayload,

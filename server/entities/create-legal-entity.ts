@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import {
   currentVerificationOf,
   newestVerificationOf,
-} from '../../src/contract/current-verification.ts';
-import { digitsOnly } from '../../src/contract/identifiers.ts';
-import type { PendingVerification } from '../../src/contract/decisions.ts';
-import { DEFAULT_RISK_LEVEL, type LegalEntity } from '../../src/contract/entities.ts';
-import type { LegalEntityCreate } from '../../src/contract/legal-entity-create.ts';
-import { identifyFileType } from '../../src/contract/file-type.ts';
+} from '../../contract/current-verification.ts';
+import { digitsOnly } from '../../contract/identifiers.ts';
+import type { PendingVerification } from '../../contract/decisions.ts';
+import { DEFAULT_RISK_LEVEL, type LegalEntity } from '../../contract/entities.ts';
+import type { LegalEntityCreate } from '../../contract/legal-entity-create.ts';
+import { identifyFileType } from '../../contract/file-type.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { fourEyesRuleOf, holdDecision } from '../decisions/service.ts';

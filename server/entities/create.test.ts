@@ -3,14 +3,14 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   documentDetailResponseSchema,
   entityListResponseSchema,
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   searchResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
 import {
   dropTestDatabaseUrl,

@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import {
   currentVerificationOf,
   type DatedVerification,
-} from '../../src/contract/current-verification.ts';
-import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+} from '../../contract/current-verification.ts';
+import { PRIMARY_CONTACT } from '../../contract/entities.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import type { DerivedDataRebuilders } from '../db/derived-data.ts';
 import { engineOf } from '../db/engine.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { EntityListQuery } from '../../src/contract/entities.ts';
+import type { EntityListQuery } from '../../contract/entities.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { assembleEntities } from './assemble.ts';

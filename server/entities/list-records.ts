@@ -1,4 +1,4 @@
-import type { Entity } from '../../src/contract/entities.ts';
+import type { Entity } from '../../contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type { EntityRow } from '../db/schema.ts';
 import { assembleEntities, type Relations } from './assemble.ts';

@@ -2,8 +2,8 @@ import {
   entityListResponseSchema,
   legalEntityResponseSchema,
   type Entity,
-} from '../../src/contract/entities.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+} from '../../contract/entities.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';

@@ -1,4 +1,4 @@
-import type { DatedVerification } from '../../src/contract/current-verification.ts';
+import type { DatedVerification } from '../../contract/current-verification.ts';
 import type {
   DocumentMetadata,
   KycMetaData,
@@ -6,7 +6,7 @@ import type {
   LinkedEntity,
   NaturalPerson,
   Verification,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import type { EntityRow, LegalEntityRow, NaturalPersonRow, VerificationRow } from '../db/schema.ts';
 
 export function kycMetaDataOf(entity: EntityRow): KycMetaData {

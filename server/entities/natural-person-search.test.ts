@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   NATURAL_PERSON_SEARCH_FIELDS,
   naturalPersonResponseSchema,
   searchResponseSchema,
-} from '../../src/contract/entities.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+} from '../../contract/entities.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import type { SeedRows } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';

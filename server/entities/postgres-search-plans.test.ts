@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
@@ -8,7 +8,7 @@ import {
   naturalPersonResponseSchema,
   searchResponseSchema,
   type LegalEntity,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';

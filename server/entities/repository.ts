@@ -1,7 +1,7 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
-import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
-import { digitsOnly } from '../../src/contract/identifiers.ts';
-import { foldForSearch, normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
+import { PRIMARY_CONTACT } from '../../contract/entities.ts';
+import { digitsOnly } from '../../contract/identifiers.ts';
+import { foldForSearch, normalisedRegistrationNumber } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type {

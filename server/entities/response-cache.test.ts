@@ -4,7 +4,7 @@ import {
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   searchResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createResponseCache } from './response-cache.ts';

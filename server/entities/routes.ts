@@ -10,15 +10,15 @@ import {
   naturalPersonSearchQuerySchema,
   searchResponseSchema,
   utcDateOf,
-} from '../../src/contract/entities.ts';
-import { legalEntityCreateSchemaFor } from '../../src/contract/legal-entity-create.ts';
+} from '../../contract/entities.ts';
+import { legalEntityCreateSchemaFor } from '../../contract/legal-entity-create.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { parseOrThrow } from '../http/errors.ts';
 import { requireJsonBodyPresent } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { legalEntityCreatedResponseSchema } from '../../src/contract/decisions.ts';
+import { legalEntityCreatedResponseSchema } from '../../contract/decisions.ts';
 import {
   CREATED_STATUS,
   createdEnvelopeOf,

@@ -1,5 +1,5 @@
-import { searchResponseSchema } from '../../src/contract/entities.ts';
-import { foldForSearch } from '../../src/contract/search-text.ts';
+import { searchResponseSchema } from '../../contract/entities.ts';
+import { foldForSearch } from '../../contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

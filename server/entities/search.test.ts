@@ -1,5 +1,5 @@
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { legalEntityResponseSchema, searchResponseSchema } from '../../src/contract/entities.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { legalEntityResponseSchema, searchResponseSchema } from '../../contract/entities.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import {
   legalEntityPayload,

@@ -5,7 +5,7 @@ import type {
   LegalEntitySearchQuery,
   NaturalPerson,
   NaturalPersonSearchQuery,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { assembleEntities, type Relations } from './assemble.ts';

@@ -1,4 +1,4 @@
-import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
+import { MAX_ID_LENGTH } from '../../contract/common.ts';
 
 /**
  * What the gateway sends to the identity service is built here from an allow-list of the /api/v2

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
-import { capabilitiesResponseSchema } from '../../src/contract/capabilities.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { capabilitiesResponseSchema } from '../../contract/capabilities.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import {
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
-} from '../../src/contract/client-updates.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { runAdmin } from '../admin/run.ts';
 import { createApp, type App } from '../app.ts';
 import { loadConfig } from '../env.ts';

@@ -12,8 +12,8 @@ import {
   clientUpdateRequestSchema,
   type ClientUpdateConfig,
   type ClientUpdateRecord,
-} from '../../src/contract/client-updates.ts';
-import { errorEnvelopeSchema, idSchema } from '../../src/contract/common.ts';
+} from '../../contract/client-updates.ts';
+import { errorEnvelopeSchema, idSchema } from '../../contract/common.ts';
 import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';

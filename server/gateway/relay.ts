@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Redactor } from './redaction.ts';
 import { UpstreamFailure, type UpstreamResponse } from './upstream-client.ts';

@@ -2,16 +2,16 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
-import { tokenResponseSchema, tokenValidResponseSchema } from '../../src/contract/auth.ts';
-import { serviceErrorEnvelopeSchema } from '../../src/contract/common.ts';
+import { tokenResponseSchema, tokenValidResponseSchema } from '../../contract/auth.ts';
+import { serviceErrorEnvelopeSchema } from '../../contract/common.ts';
 import {
   documentDetailResponseSchema,
   documentListResponseSchema,
   entityListResponseSchema,
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
-} from '../../src/contract/entities.ts';
-import { VENDOR_DOCUMENT_TEXT, VENDOR_IDS } from '../../src/testing/vendor-samples.ts';
+} from '../../contract/entities.ts';
+import { VENDOR_DOCUMENT_TEXT, VENDOR_IDS } from '../../contract/testing/vendor-samples.ts';
 import { createApp, type App } from '../app.ts';
 import { loadConfig } from '../env.ts';
 import {

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/contract/audit.ts';
+import type { Role } from '../../contract/audit.ts';
 import type { Db } from '../db/database.ts';
 
 /**

@@ -5,8 +5,8 @@ import path from 'node:path';
 import {
   clientUpdateHistoryResponseSchema,
   clientUpdateRecordResponseSchema,
-} from '../../src/contract/client-updates.ts';
-import { auditEventPageSchema } from '../../src/contract/audit.ts';
+} from '../../contract/client-updates.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
 import { createApp, type App } from '../app.ts';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';

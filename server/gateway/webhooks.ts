@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { normaliseTimestamp } from '../../src/contract/normalise.ts';
+import { normaliseTimestamp } from '../../contract/normalise.ts';
 import type { Db } from '../db/database.ts';
 import { ApiError, parseOrThrow } from '../http/errors.ts';
 import { markRecorded } from '../audit/refusals.ts';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { createUpstreamClient } from '../gateway/upstream-client.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestMode, type TestServer } from '../testing/harness.ts';

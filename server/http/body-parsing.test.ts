@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import zlib from 'node:zlib';
-import {
-  entityListResponseSchema,
-  legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+import { entityListResponseSchema, legalEntityResponseSchema } from '../../contract/entities.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { createApp, type App } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { loadConfig } from '../env.ts';

@@ -1,4 +1,4 @@
-import { legalEntitySearchQuerySchema } from '../../src/contract/entities.ts';
+import { legalEntitySearchQuerySchema } from '../../contract/entities.ts';
 import { ApiError, parseOrThrow } from './errors.ts';
 
 function errorOf(run: () => unknown): ApiError {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ErrorEnvelope, FieldError } from '../../src/contract/common.ts';
+import type { ErrorEnvelope, FieldError } from '../../contract/common.ts';
 import {
   databaseFaultOf,
   RETRY_AFTER_SECONDS,

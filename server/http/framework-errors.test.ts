@@ -5,7 +5,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import crypto from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
-import { errorEnvelopeSchema, MAX_ID_LENGTH } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema, MAX_ID_LENGTH } from '../../contract/common.ts';
 import { createApp } from '../app.ts';
 import { loadConfig } from '../env.ts';
 import {

@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 
 // Both modes here: this file is not in the server-gateway project's list.

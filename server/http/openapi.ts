@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ROLES } from '../../src/contract/audit.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { ROLES } from '../../contract/audit.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { registeredRoutes, type RouteSpec } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;

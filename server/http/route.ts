@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
 import { markRecorded, recordRefusal, REFUSAL_STATUSES } from '../audit/refusals.ts';
-import type { Role } from '../../src/contract/audit.ts';
+import type { Role } from '../../contract/audit.ts';
 import { READERS, requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
-import { MAX_ID_LENGTH } from '../../src/contract/common.ts';
+import { MAX_ID_LENGTH } from '../../contract/common.ts';
 import { ApiError, parseOrThrow } from './errors.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { createApp } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { loadConfig } from '../env.ts';

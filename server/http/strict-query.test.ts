@@ -1,4 +1,4 @@
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { MAX_NOTE_LENGTH, noteResponseSchema, notePageSchema } from '../../src/contract/notes.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { MAX_NOTE_LENGTH, noteResponseSchema, notePageSchema } from '../../contract/notes.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 

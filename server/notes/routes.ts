@@ -4,7 +4,7 @@ import {
   noteListQuerySchema,
   notePageSchema,
   noteResponseSchema,
-} from '../../src/contract/notes.ts';
+} from '../../contract/notes.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Note, NoteListQuery } from '../../src/contract/notes.ts';
+import type { Note, NoteListQuery } from '../../contract/notes.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import type { Db } from '../db/database.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';

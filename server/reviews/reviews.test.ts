@@ -1,5 +1,5 @@
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { reviewQueueResponseSchema, type ReviewQueuePage } from '../../src/contract/reviews.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { reviewQueueResponseSchema, type ReviewQueuePage } from '../../contract/reviews.ts';
 import type { Db } from '../db/database.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';

@@ -7,7 +7,7 @@ import {
   reviewQueueResponseSchema,
   takeNextResponseSchema,
   takeNextSchema,
-} from '../../src/contract/reviews.ts';
+} from '../../contract/reviews.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';

@@ -5,8 +5,8 @@ import {
   type ReviewQueueQuery,
   type ReviewWindow,
   type TakeNext,
-} from '../../src/contract/reviews.ts';
-import { isoDateSchema } from '../../src/contract/common.ts';
+} from '../../contract/reviews.ts';
+import { isoDateSchema } from '../../contract/common.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
 import { refreshListRecords } from '../entities/list-records.ts';

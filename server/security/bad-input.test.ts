@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SignJWT, UnsecuredJWT } from 'jose';
-import { clientUpdateAcceptedResponseSchema } from '../../src/contract/client-updates.ts';
-import { hostNameSchema } from '../../src/contract/client-updates.ts';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { SEARCH_FIELDS, searchResponseSchema } from '../../src/contract/entities.ts';
+import { clientUpdateAcceptedResponseSchema } from '../../contract/client-updates.ts';
+import { hostNameSchema } from '../../contract/client-updates.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { SEARCH_FIELDS, searchResponseSchema } from '../../contract/entities.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { readMime } from '../testing/read-mime.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
-import { legalEntityResponseSchema } from '../../src/contract/entities.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
+import { legalEntityResponseSchema } from '../../contract/entities.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import {
   MAX_HEADER_BYTES,

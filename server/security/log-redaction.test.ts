@@ -3,11 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { tokenResponseSchema } from '../../src/contract/auth.ts';
-import {
-  entityListResponseSchema,
-  legalEntityResponseSchema,
-} from '../../src/contract/entities.ts';
+import { tokenResponseSchema } from '../../contract/auth.ts';
+import { entityListResponseSchema, legalEntityResponseSchema } from '../../contract/entities.ts';
 import { createApp, type App } from '../app.ts';
 import { createAccount } from '../auth/accounts.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { errorEnvelopeSchema } from '../../src/contract/common.ts';
+import { errorEnvelopeSchema } from '../../contract/common.ts';
 import {
   SEARCH_FIELDS,
   entityListResponseSchema,
   legalEntityResponseSchema,
   searchResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { legalEntityPayload } from '../testing/test-payloads.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';

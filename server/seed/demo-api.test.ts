@@ -5,7 +5,7 @@ import {
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   searchResponseSchema,
-} from '../../src/contract/entities.ts';
+} from '../../contract/entities.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { ensureDemoData } from './demo.ts';
 

@@ -5,10 +5,10 @@ import {
   KYC_STATUSES,
   type DocumentType,
   type KycStatus,
-} from '../../src/contract/entities.ts';
-import { currentVerificationOf } from '../../src/contract/current-verification.ts';
-import { digitsOnly, withLeiCheckDigits } from '../../src/contract/identifiers.ts';
-import { normalisedRegistrationNumber } from '../../src/contract/search-text.ts';
+} from '../../contract/entities.ts';
+import { currentVerificationOf } from '../../contract/current-verification.ts';
+import { digitsOnly, withLeiCheckDigits } from '../../contract/identifiers.ts';
+import { normalisedRegistrationNumber } from '../../contract/search-text.ts';
 import type {
   DocumentChunkTable,
   DocumentTable,

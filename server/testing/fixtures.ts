@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import { PRIMARY_CONTACT } from '../../src/contract/entities.ts';
+import { PRIMARY_CONTACT } from '../../contract/entities.ts';
 import type { Db } from '../db/database.ts';
 import type { DocumentKeys } from '../documents/document-crypto.ts';
 import { documentsRepository } from '../documents/repository.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import type { LegalEntityCreateInput } from '../../src/contract/legal-entity-create.ts';
-import { withLeiCheckDigits } from '../../src/contract/identifiers.ts';
+import type { LegalEntityCreateInput } from '../../contract/legal-entity-create.ts';
+import { withLeiCheckDigits } from '../../contract/identifiers.ts';
 import type { TestServer } from './harness.ts';
 
 /** A unique token for names and numbers, so that tests never collide on registration number. */

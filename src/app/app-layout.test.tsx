@@ -2,7 +2,7 @@ import { Button, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { entityListResponseSchema } from '../contract/entities.ts';
+import { entityListResponseSchema } from '../../contract/entities.ts';
 import { LoginPage } from '../features/auth/components/login-page.tsx';
 import { finishReSignIn } from '../features/auth/session/re-sign-in.ts';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../features/auth/session/session-store.ts';
 import { tokenFor } from '../features/auth/testing/fake-token.ts';
 import { apiRequest } from '../lib/api-client.ts';
-import { buildLegalEntity } from '../testing/factories.ts';
+import { buildLegalEntity } from '../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../testing/handlers.ts';
 import { server } from '../testing/msw-server.ts';
 import { renderRoute } from '../testing/render.tsx';

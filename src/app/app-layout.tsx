@@ -42,7 +42,7 @@ import {
 } from '../features/command-palette/components/palette-buttons.tsx';
 import classes from './app-layout.module.css';
 import { AppCommandPalette } from './command-palette.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { useCanAct } from './use-can-act.ts';
 import { ColorSchemeToggle } from '../components/color-scheme-toggle.tsx';

@@ -1,7 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowRight, IconBuilding, IconId, IconUser } from '@tabler/icons-react';
 import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import type { LegalEntity, NaturalPerson } from '../contract/entities.ts';
+import type { LegalEntity, NaturalPerson } from '../../contract/entities.ts';
 import {
   isUuid,
   looksLikeId,
@@ -9,14 +9,14 @@ import {
   type PaletteSearchState,
   type PaletteSection,
 } from '../features/command-palette/palette-items.ts';
-import { entityQueries } from '../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../lib/entity-queries.ts';
 import {
   companySearch,
   peopleSearch,
   searchParamsFromQuery,
 } from '../features/entities/components/search-params.ts';
 import { ApiError } from '../lib/api-client.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 
 /** Results resolved to names per collection: enough to recognise one without flooding the server. */
 export const PALETTE_RESULTS_PER_KIND = 5;

@@ -4,7 +4,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { useParams } from 'react-router';
 import { endSession, startSession } from '../features/auth/session/session-store.ts';
 import { tokenFor } from '../features/auth/testing/fake-token.ts';
-import { buildLegalEntity, buildNaturalPerson } from '../testing/factories.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../contract/testing/factories.ts';
 import { apiError, apiHandler, capabilities, envelope } from '../testing/handlers.ts';
 import { server } from '../testing/msw-server.ts';
 import { renderRoute } from '../testing/render.tsx';

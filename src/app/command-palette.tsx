@@ -13,7 +13,7 @@ import { useCapabilities } from '../features/capabilities/api/capabilities-queri
 import { CommandPaletteProvider } from '../features/command-palette/components/command-palette-provider.tsx';
 import type { PaletteSection } from '../features/command-palette/palette-items.ts';
 import { useEntityPaletteSearch } from './command-palette-search.tsx';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { useCanAct } from './use-can-act.ts';
 
 const icon = (Icon: typeof IconSearch) => <Icon size={20} stroke={1.5} aria-hidden />;

@@ -1,7 +1,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 
 export function NotFoundPage() {
   useDocumentTitle('Page not found');

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSessionState } from '../features/auth/session/session-store.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 
 /**
  * Routes under the shell need a session. Without one, the sign-in page opens with `?next=` set to

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Title } from '@mantine/core';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 
 /** What a reviewer sees instead of a blank page when a screen fails to render or load. */
 export function RouteErrorPage() {

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { useDocumentTitle } from '../lib/use-document-title.ts';
-import { paths } from './paths.ts';
+import { paths } from '../lib/paths.ts';
 import { RouteErrorPage } from './route-error-page.tsx';
 
 /** A page of another feature, under its own tab title. */

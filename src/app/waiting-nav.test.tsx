@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { cleanup, screen, within } from '@testing-library/react';
-import type { WaitingDecision } from '../contract/decisions.ts';
+import type { WaitingDecision } from '../../contract/decisions.ts';
 import { endSession, startSession } from '../features/auth/session/session-store.ts';
 import { tokenFor } from '../features/auth/testing/fake-token.ts';
 import { apiHandler, capabilities, envelope } from '../testing/handlers.ts';

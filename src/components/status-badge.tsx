@@ -1,5 +1,5 @@
 import { Badge, type MantineColor } from '@mantine/core';
-import type { KycStatus } from '../contract/entities.ts';
+import type { KycStatus } from '../../contract/entities.ts';
 
 const STATUS_COLORS: Record<KycStatus, MantineColor> = {
   New: 'blue',

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { serviceErrorEnvelopeSchema, type FieldError } from '../contract/common.ts';
+import { serviceErrorEnvelopeSchema, type FieldError } from '../../contract/common.ts';
 
 /** Every failed call becomes this: status 0 when the server could not be reached or misbehaved. */
 export class ApiError extends Error {

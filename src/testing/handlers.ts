@@ -1,6 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { z } from 'zod';
-import type { ErrorEnvelope } from '../contract/common.ts';
+import type { ErrorEnvelope } from '../../contract/common.ts';
 import type {
   documentDetailResponseSchema,
   documentListResponseSchema,
@@ -8,12 +8,12 @@ import type {
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
   searchResponseSchema,
-} from '../contract/entities.ts';
+} from '../../contract/entities.ts';
 import type {
   signOutResponseSchema,
   tokenResponseSchema,
   tokenValidResponseSchema,
-} from '../contract/auth.ts';
+} from '../../contract/auth.ts';
 import {
   vendorDocumentDetail,
   vendorDocuments,
@@ -24,16 +24,16 @@ import {
   vendorSuccess,
   VENDOR_DOCUMENT_OWNER,
   VENDOR_IDS,
-} from './vendor-samples.ts';
+} from '../../contract/testing/vendor-samples.ts';
 import type {
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
   clientUpdateRecordResponseSchema,
-} from '../contract/client-updates.ts';
-import type { Capabilities, capabilitiesResponseSchema } from '../contract/capabilities.ts';
-import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../contract/reviews.ts';
-import type { assignmentResponseSchema } from '../contract/assignment.ts';
+} from '../../contract/client-updates.ts';
+import type { Capabilities, capabilitiesResponseSchema } from '../../contract/capabilities.ts';
+import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../../contract/reviews.ts';
+import type { assignmentResponseSchema } from '../../contract/assignment.ts';
 import type {
   pendingVerificationListResponseSchema,
   pendingVerificationResponseSchema,
@@ -42,11 +42,11 @@ import type {
   recordedVerificationResponseSchema,
   riskLevelChangedResponseSchema,
   waitingDecisionsPageSchema,
-} from '../contract/decisions.ts';
-import type { envelopeSchema } from '../contract/common.ts';
-import type { documentMetadataSchema } from '../contract/entities.ts';
-import type { notePageSchema, noteResponseSchema } from '../contract/notes.ts';
-import type { auditEventPageSchema } from '../contract/audit.ts';
+} from '../../contract/decisions.ts';
+import type { envelopeSchema } from '../../contract/common.ts';
+import type { documentMetadataSchema } from '../../contract/entities.ts';
+import type { notePageSchema, noteResponseSchema } from '../../contract/notes.ts';
+import type { auditEventPageSchema } from '../../contract/audit.ts';
 
 /** Response bodies typed from the contract, so a handler cannot drift from the wire format. */
 export interface ApiBodies {

@@ -1,7 +1,11 @@
 import { screen, within } from '@testing-library/react';
-import type { Role } from '../../contract/audit.ts';
-import type { PendingVerification } from '../../contract/decisions.ts';
-import { buildDocument, buildLegalEntity, buildNaturalPerson } from '../../testing/factories.ts';
+import type { Role } from '../../../contract/audit.ts';
+import type { PendingVerification } from '../../../contract/decisions.ts';
+import {
+  buildDocument,
+  buildLegalEntity,
+  buildNaturalPerson,
+} from '../../../contract/testing/factories.ts';
 import { apiError, apiHandler, capabilities, envelope } from '../../testing/handlers.ts';
 import { server } from '../../testing/msw-server.ts';
 import { renderRoute } from '../../testing/render.tsx';

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { auditPage, buildAuditEvent } from '../../features/audit/testing/audit-fixtures.ts';
-import { buildLegalEntity } from '../../testing/factories.ts';
+import { buildLegalEntity } from '../../../contract/testing/factories.ts';
 import { apiError, apiHandler, capabilities, envelope } from '../../testing/handlers.ts';
 import { server } from '../../testing/msw-server.ts';
 import { renderRoute } from '../../testing/render.tsx';

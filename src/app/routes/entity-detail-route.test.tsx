@@ -4,11 +4,11 @@ import {
   buildLegalEntity,
   buildNaturalPerson,
   buildVerification,
-} from '../../testing/factories.ts';
+} from '../../../contract/testing/factories.ts';
 import { apiError, apiHandler, capabilities, envelope } from '../../testing/handlers.ts';
 import { server } from '../../testing/msw-server.ts';
 import { renderRoute } from '../../testing/render.tsx';
-import type { LegalEntity, NaturalPerson } from '../../contract/entities.ts';
+import type { LegalEntity, NaturalPerson } from '../../../contract/entities.ts';
 import { EntityDetailRoute, NaturalPersonDetailRoute } from './entity-detail-route.tsx';
 
 // Whole pages with many role queries run slowly on a shared CI machine.

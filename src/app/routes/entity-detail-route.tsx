@@ -8,7 +8,7 @@ import { capabilityQueries } from '../../features/capabilities/api/capabilities-
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
 import { ReviewDecisionPanel } from '../../features/decisions/components/review-decision-panel.tsx';
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
-import { entityQueries } from '../../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../../lib/entity-queries.ts';
 import {
   EntityDetailPage,
   useEntityLookup,
@@ -17,7 +17,7 @@ import { fullName } from '../../features/entities/components/natural-person-deta
 import { NotesThread } from '../../features/notes/components/notes-thread.tsx';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { QueueNavigation } from '../../features/reviews/components/queue-navigation.tsx';
-import type { EntityLinkType } from '../paths.ts';
+import type { EntityLinkType } from '../../lib/paths.ts';
 import { useCanAct } from '../use-can-act.ts';
 
 /**

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
 import { OnboardingPage } from '../../features/onboarding/components/onboarding-page.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** /legal-entities/new: the onboarding form, or for an auditor a plain "you cannot" with a way on. */
 export function OnboardingRoute() {

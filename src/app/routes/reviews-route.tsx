@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AssigneeControl } from '../../features/assignment/components/assignee-control.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { useCapabilities } from '../../features/capabilities/api/capabilities-queries.ts';
-import { entityQueries } from '../../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../../lib/entity-queries.ts';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 import { ReviewsPage } from '../../features/reviews/components/reviews-page.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';

@@ -3,7 +3,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { useCapabilities } from '../../features/capabilities/api/capabilities-queries.ts';
 import { WaitingPage } from '../../features/decisions/components/waiting-page.tsx';
-import { entityQueries } from '../../features/entities/api/entity-queries.ts';
+import { entityQueries } from '../../lib/entity-queries.ts';
 import { reviewQueries } from '../../features/reviews/api/review-queries.ts';
 
 /** /waiting-for-me: held decisions a reviewer may confirm, where the running mode keeps them. */

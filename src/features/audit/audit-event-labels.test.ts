@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../contract/audit.ts';
+import type { AuditEvent } from '../../../contract/audit.ts';
 import { actionLabel, describeEvent, outcomeLook } from './audit-event-labels.ts';
 import { buildAuditEvent } from './testing/audit-fixtures.ts';
 

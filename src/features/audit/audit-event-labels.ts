@@ -1,5 +1,5 @@
-import type { AuditEvent } from '../../contract/audit.ts';
-import { withVisibleControls } from '../../contract/visible-text.ts';
+import type { AuditEvent } from '../../../contract/audit.ts';
+import { withVisibleControls } from '../../../contract/visible-text.ts';
 import { formatDate } from '../../lib/format.ts';
 
 /** What each action reads as to a reviewer; the target follows where the event names one. */

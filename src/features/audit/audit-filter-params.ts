@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { auditFilterSchema, type AuditFilter } from '../../contract/audit.ts';
+import { auditFilterSchema, type AuditFilter } from '../../../contract/audit.ts';
 
 export const AUDIT_FILTER_FIELDS = ['actor', 'action', 'entityId', 'from', 'to'] as const;
 type AuditFilterField = (typeof AUDIT_FILTER_FIELDS)[number];

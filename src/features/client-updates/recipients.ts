@@ -1,5 +1,9 @@
 import { useQueries } from '@tanstack/react-query';
-import { PRIMARY_CONTACT, type LegalEntity, type NaturalPerson } from '../../contract/entities.ts';
+import {
+  PRIMARY_CONTACT,
+  type LegalEntity,
+  type NaturalPerson,
+} from '../../../contract/entities.ts';
 import { clientUpdateQueries } from './api/client-update-queries.ts';
 
 export interface Recipient {

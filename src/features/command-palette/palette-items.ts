@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { foldForSearch } from '../../contract/search-text.ts';
+import { foldForSearch } from '../../../contract/search-text.ts';
 
 /** One choice in the palette: a page, an action or an entity found by the search. */
 export interface PaletteItem {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defaultNextReviewDate } from '../../contract/decisions.ts';
-import { DEFAULT_RISK_LEVEL } from '../../contract/entities.ts';
+import { defaultNextReviewDate } from '../../../contract/decisions.ts';
+import { DEFAULT_RISK_LEVEL } from '../../../contract/entities.ts';
 import {
   legalEntityCreateSchema,
   type LegalEntityCreateInput,
-} from '../../contract/legal-entity-create.ts';
+} from '../../../contract/legal-entity-create.ts';
 
 export interface VerificationValues {
   legalEntityVerification: boolean;

@@ -1,6 +1,6 @@
-import { COUNTRY_CODES } from '../../contract/countries.ts';
-import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../contract/entities.ts';
-import { REVIEW_WINDOWS, type ReviewCounts, type ReviewWindow } from '../../contract/reviews.ts';
+import { COUNTRY_CODES } from '../../../contract/countries.ts';
+import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
+import { REVIEW_WINDOWS, type ReviewCounts, type ReviewWindow } from '../../../contract/reviews.ts';
 
 /** The queue a reviewer looks at: the window and the filters, as kept in the address. */
 export interface ReviewQueueParams {

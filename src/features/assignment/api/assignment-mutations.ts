@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { assignmentResponseSchema } from '../../../contract/assignment.ts';
+import { assignmentResponseSchema } from '../../../../contract/assignment.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /**

@@ -3,7 +3,7 @@ import {
   auditEventPageSchema,
   type AuditFilter,
   type EntityAuditKind,
-} from '../../../contract/audit.ts';
+} from '../../../../contract/audit.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** Rows per page of the global log and of an entity's Activity. */

@@ -1,4 +1,4 @@
-import type { AuditFilter } from '../../../contract/audit.ts';
+import type { AuditFilter } from '../../../../contract/audit.ts';
 import { apiDownload } from '../../../lib/api-client.ts';
 import { saveObjectUrl } from '../../../lib/save-file.ts';
 

@@ -1,8 +1,8 @@
 import { Anchor, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import type { AuditEvent } from '../../../contract/audit.ts';
-import { withVisibleControls as shown } from '../../../contract/visible-text.ts';
+import { paths } from '../../../lib/paths.ts';
+import type { AuditEvent } from '../../../../contract/audit.ts';
+import { withVisibleControls as shown } from '../../../../contract/visible-text.ts';
 import { describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';

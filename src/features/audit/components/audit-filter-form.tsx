@@ -3,7 +3,7 @@ import { Button, Group, Select, SimpleGrid, Stack, TextInput } from '@mantine/co
 import { IconFilter } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { AUDIT_ACTIONS, type AuditFilter } from '../../../contract/audit.ts';
+import { AUDIT_ACTIONS, type AuditFilter } from '../../../../contract/audit.ts';
 import { actionLabel, KNOWN_ACTIONS } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
 import { DateField } from '../../../components/date-field.tsx';

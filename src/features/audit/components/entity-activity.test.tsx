@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { isReadAction, type AuditEvent } from '../../../contract/audit.ts';
+import { isReadAction, type AuditEvent } from '../../../../contract/audit.ts';
 import { apiError, apiHandler } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

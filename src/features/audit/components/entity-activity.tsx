@@ -18,8 +18,8 @@ import {
 import { useId, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { AuditEvent, AuditEventPage } from '../../../contract/audit.ts';
-import { withVisibleControls as shown } from '../../../contract/visible-text.ts';
+import type { AuditEvent, AuditEventPage } from '../../../../contract/audit.ts';
+import { withVisibleControls as shown } from '../../../../contract/visible-text.ts';
 import { formatAccount } from '../../../lib/format.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import { describeEvent } from '../audit-event-labels.ts';

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconDownload } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import type { AuditFilter } from '../../../contract/audit.ts';
+import type { AuditFilter } from '../../../../contract/audit.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { downloadAuditCsv, exportFileName, saveBlob } from '../api/export-audit-csv.ts';
 

@@ -1,7 +1,7 @@
 import { Button, EmptyState } from '@mantine/core';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 
 /** The global log's 403, said plainly, with where a reviewer can see activity instead. */
 export function OnlyAuditorsState() {

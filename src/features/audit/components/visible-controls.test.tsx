@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import type { AuditEvent } from '../../../contract/audit.ts';
+import type { AuditEvent } from '../../../../contract/audit.ts';
 import { apiHandler } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../../contract/audit.ts';
+import type { AuditEvent } from '../../../../contract/audit.ts';
 import { envelope } from '../../../testing/handlers.ts';
 
 let sequence = 0;

@@ -5,7 +5,7 @@ import {
   type Credentials,
   type TokenResponse,
   type TokenValidResponse,
-} from '../../../contract/auth.ts';
+} from '../../../../contract/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** POST /api/gettoken with the form fields the real service names `Username` and `Password`. */

@@ -2,7 +2,7 @@ import { Alert, Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { safeNextPath } from '../session/next-path.ts';
 import { useSessionState } from '../session/session-store.ts';
 import { SignInForm } from './sign-in-form.tsx';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useRef, useState, type SyntheticEvent, type ReactNode } from 'react';
-import { credentialsSchema } from '../../../contract/auth.ts';
+import { credentialsSchema } from '../../../../contract/auth.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSignIn } from '../hooks/use-sign-in.ts';
 import type { Session } from '../session/session-store.ts';

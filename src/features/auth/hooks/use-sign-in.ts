@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Credentials } from '../../../contract/auth.ts';
+import type { Credentials } from '../../../../contract/auth.ts';
 import { requestToken } from '../api/token-requests.ts';
 import { startSession } from '../session/session-store.ts';
 import { announceSession } from '../session/tab-sessions.ts';

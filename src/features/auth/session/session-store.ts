@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
-import type { TokenResponse } from '../../../contract/auth.ts';
+import type { TokenResponse } from '../../../../contract/auth.ts';
 import { readTokenClaims } from './jwt-claims.ts';
 
 /** The interface promises 20-minute tokens; used only when neither `expiresAt` nor `exp` is given. */

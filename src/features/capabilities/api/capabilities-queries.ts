@@ -1,5 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { capabilitiesResponseSchema, type Capabilities } from '../../../contract/capabilities.ts';
+import {
+  capabilitiesResponseSchema,
+  type Capabilities,
+} from '../../../../contract/capabilities.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const capabilityQueries = {

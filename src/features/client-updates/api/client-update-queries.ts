@@ -2,8 +2,11 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
-} from '../../../contract/client-updates.ts';
-import { naturalPersonResponseSchema, searchResponseSchema } from '../../../contract/entities.ts';
+} from '../../../../contract/client-updates.ts';
+import {
+  naturalPersonResponseSchema,
+  searchResponseSchema,
+} from '../../../../contract/entities.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** Queries of the client-update panel: e-mail configurations, past requests, and recipients. */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { clientUpdateRecordResponseSchema } from '../../../contract/client-updates.ts';
+import { clientUpdateRecordResponseSchema } from '../../../../contract/client-updates.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from './client-update-queries.ts';
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   clientUpdateAcceptedResponseSchema,
   type ClientUpdateRequest,
-} from '../../../contract/client-updates.ts';
+} from '../../../../contract/client-updates.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from './client-update-queries.ts';
 

@@ -3,8 +3,8 @@ import {
   clientUpdateRequestSchema,
   type ClientUpdateConfig,
   type ClientUpdateRecord,
-} from '../../../contract/client-updates.ts';
-import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
+} from '../../../../contract/client-updates.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
-import type { NaturalPerson } from '../../../contract/entities.ts';
+import type { NaturalPerson } from '../../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 

@@ -27,8 +27,8 @@ import {
   clientUpdateRequestSchema,
   type ClientUpdateConfig,
   type ClientUpdateRequest,
-} from '../../../contract/client-updates.ts';
-import type { LegalEntity } from '../../../contract/entities.ts';
+} from '../../../../contract/client-updates.ts';
+import type { LegalEntity } from '../../../../contract/entities.ts';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { mailFailureMessage } from '../mail-failure.ts';

@@ -15,7 +15,7 @@ import {
   type RecordVerification,
   type RiskLevelChange,
   waitingDecisionsPageSchema,
-} from '../../../contract/decisions.ts';
+} from '../../../../contract/decisions.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export type EntityKind = 'legal' | 'person';

@@ -7,8 +7,8 @@ import {
   riskLevelChangeSchema,
   type RiskLevelChange,
   type RiskLevelChangeInput,
-} from '../../../contract/decisions.ts';
-import { RISK_LEVELS } from '../../../contract/entities.ts';
+} from '../../../../contract/decisions.ts';
+import { RISK_LEVELS } from '../../../../contract/entities.ts';
 import { useChangeRiskLevel } from '../api/decision-queries.ts';
 import { serverFailure } from './person-review-dialog.tsx';
 import { DecisionFormFooter } from './decision-form-footer.tsx';

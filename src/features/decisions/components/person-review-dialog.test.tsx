@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { defaultNextReviewDate } from '../../../contract/decisions.ts';
+import { defaultNextReviewDate } from '../../../../contract/decisions.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -10,8 +10,8 @@ import {
   reviewIntervalText,
   type PersonReviewInput,
   type PersonReviewRequest,
-} from '../../../contract/decisions.ts';
-import { KYC_STATUSES } from '../../../contract/entities.ts';
+} from '../../../../contract/decisions.ts';
+import { KYC_STATUSES } from '../../../../contract/entities.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useRecordPersonReview } from '../api/decision-queries.ts';
 import { DecisionFormFooter, HELD_OUTCOME_NOTICE } from './decision-form-footer.tsx';

@@ -3,7 +3,7 @@ import {
   defaultNextReviewDate,
   recordVerificationSchema,
   type PendingVerification,
-} from '../../../contract/decisions.ts';
+} from '../../../../contract/decisions.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { PendingVerification } from '../../../contract/decisions.ts';
+import type { PendingVerification } from '../../../../contract/decisions.ts';
 import { formatAccount, formatDate } from '../../../lib/format.ts';
 import {
   decisionQueries,

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import type { WaitingDecision, WaitingDecisionsPage } from '../../../contract/decisions.ts';
+import type { WaitingDecision, WaitingDecisionsPage } from '../../../../contract/decisions.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -12,10 +12,10 @@ import {
 } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { WaitingDecision } from '../../../contract/decisions.ts';
+import type { WaitingDecision } from '../../../../contract/decisions.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { decisionQueries } from '../api/decision-queries.ts';

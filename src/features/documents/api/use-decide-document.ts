@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { envelopeSchema } from '../../../contract/common.ts';
-import type { DocumentDecision } from '../../../contract/decisions.ts';
-import { documentMetadataSchema } from '../../../contract/entities.ts';
+import { envelopeSchema } from '../../../../contract/common.ts';
+import type { DocumentDecision } from '../../../../contract/decisions.ts';
+import { documentMetadataSchema } from '../../../../contract/entities.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const decidedResponseSchema = envelopeSchema(documentMetadataSchema);

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { buildDocument } from '../../../testing/factories.ts';
+import { buildDocument } from '../../../../contract/testing/factories.ts';
 import { apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DocumentMetadata } from '../../../contract/entities.ts';
+import type { DocumentMetadata } from '../../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useDecideDocument } from '../api/use-decide-document.ts';
 

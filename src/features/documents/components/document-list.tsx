@@ -1,7 +1,7 @@
 import { Button, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconEye } from '@tabler/icons-react';
-import type { DocumentMetadata } from '../../../contract/entities.ts';
+import type { DocumentMetadata } from '../../../../contract/entities.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { ApprovalBadge } from './approval-badge.tsx';
 import { DecisionControls, DecisionSummary } from './document-decision.tsx';

@@ -1,7 +1,7 @@
 import { Stack, Text } from '@mantine/core';
 import { IconFileUnknown } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { fileTypeOfMimeType } from '../../../contract/file-type.ts';
+import { fileTypeOfMimeType } from '../../../../contract/file-type.ts';
 import { ImageViewer } from './image-viewer.tsx';
 
 /** Leaves room for the viewer's header, details and buttons on a 720-pixel-high screen. */

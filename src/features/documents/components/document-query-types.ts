@@ -1,5 +1,5 @@
 import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
-import type { DocumentDetail, DocumentMetadata } from '../../../contract/entities.ts';
+import type { DocumentDetail, DocumentMetadata } from '../../../../contract/entities.ts';
 
 export type ProgressListener = (loaded: number, total: number | null) => void;
 

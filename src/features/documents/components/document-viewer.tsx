@@ -13,7 +13,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import type { QueryKey } from '@tanstack/react-query';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { DocumentMetadata } from '../../../contract/entities.ts';
+import type { DocumentMetadata } from '../../../../contract/entities.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
 import { createDocumentFetcher, type DocumentFetcher } from '../decoding/document-fetcher.ts';

@@ -1,13 +1,16 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { MockInstance } from 'vitest';
-import type { DocumentDetail } from '../../../contract/entities.ts';
-import { buildDocument } from '../../../testing/factories.ts';
+import type { DocumentDetail } from '../../../../contract/entities.ts';
+import { buildDocument } from '../../../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope, vendorHandlers } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
-import { VENDOR_DOCUMENT_OWNER, VENDOR_DOCUMENT_TEXT } from '../../../testing/vendor-samples.ts';
-import { entityQueries } from '../../entities/api/entity-queries.ts';
+import {
+  VENDOR_DOCUMENT_OWNER,
+  VENDOR_DOCUMENT_TEXT,
+} from '../../../../contract/testing/vendor-samples.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 import { createDocumentDecoder, type DocumentDecoder } from '../decoding/document-decoder.ts';
 import { DocumentsSection } from './documents-section.tsx';
 

@@ -4,7 +4,7 @@ import { useQuery, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import type { DocumentMetadata } from '../../../contract/entities.ts';
+import type { DocumentMetadata } from '../../../../contract/entities.ts';
 import type { DocumentDecoder } from '../decoding/document-decoder.ts';
 import { DocumentList } from './document-list.tsx';
 import type { DocumentDetailQueryFactory, DocumentListQuery } from './document-query-types.ts';

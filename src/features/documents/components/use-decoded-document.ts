@@ -5,7 +5,7 @@ import {
   type UseQueryResult,
 } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { DocumentDetail } from '../../../contract/entities.ts';
+import type { DocumentDetail } from '../../../../contract/entities.ts';
 import type { DecodedFile, DocumentDecoder } from '../decoding/document-decoder.ts';
 import { FETCH_IN_WORKER_ABOVE_BYTES, type DocumentFetcher } from '../decoding/document-fetcher.ts';
 import type { DocumentDetailWithoutFile } from '../decoding/fetch-document-job.ts';

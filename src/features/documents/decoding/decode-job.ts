@@ -1,5 +1,5 @@
 import { decodeBase64 } from './decode-base64.ts';
-import { identifyFileType } from '../../../contract/file-type.ts';
+import { identifyFileType } from '../../../../contract/file-type.ts';
 
 export interface DecodeRequest {
   id: number;

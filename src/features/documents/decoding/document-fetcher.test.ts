@@ -1,6 +1,6 @@
 import { configureAuth } from '../../../lib/api-client.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
-import { buildDocument } from '../../../testing/factories.ts';
+import { buildDocument } from '../../../../contract/testing/factories.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { createDocumentFetcher } from './document-fetcher.ts';
 import { runFetchDocumentJob, type FetchDocumentRequest } from './fetch-document-job.ts';

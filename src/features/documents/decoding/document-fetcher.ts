@@ -1,4 +1,4 @@
-import { documentMetadataSchema } from '../../../contract/entities.ts';
+import { documentMetadataSchema } from '../../../../contract/entities.ts';
 import {
   ApiError,
   currentToken,

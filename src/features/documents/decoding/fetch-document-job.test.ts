@@ -1,6 +1,6 @@
-import { documentDetailSchema } from '../../../contract/entities.ts';
+import { documentDetailSchema } from '../../../../contract/entities.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
-import { buildDocument } from '../../../testing/factories.ts';
+import { buildDocument } from '../../../../contract/testing/factories.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { documentUrl } from './document-fetcher.ts';
 import { runFetchDocumentJob } from './fetch-document-job.ts';

@@ -1,7 +1,7 @@
 // No zod here (the worker would bundle a second copy): document-fetcher.ts validates the detail.
-import type { DocumentDetail } from '../../../contract/entities.ts';
+import type { DocumentDetail } from '../../../../contract/entities.ts';
 import { decodeBase64 } from './decode-base64.ts';
-import { identifyFileType } from '../../../contract/file-type.ts';
+import { identifyFileType } from '../../../../contract/file-type.ts';
 
 export interface FetchDocumentRequest {
   id: number;

@@ -1,6 +1,6 @@
 import { Anchor, Group } from '@mantine/core';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import type { CorporateInformation as CorporateInformationRecord } from '../../../contract/entities.ts';
+import type { CorporateInformation as CorporateInformationRecord } from '../../../../contract/entities.ts';
 import { countryName, formatDate } from '../../../lib/format.ts';
 import { DetailFields } from './detail-fields.tsx';
 import { DetailSection } from './detail-section.tsx';

@@ -2,10 +2,10 @@ import { Anchor, Badge, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { KycMetaData } from '../../../contract/entities.ts';
+import type { KycMetaData } from '../../../../contract/entities.ts';
 import { RiskLevelBadge } from './risk-level-badge.tsx';
 
 function Identifier({

@@ -1,11 +1,11 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { entityListQuerySchema, type Entity } from '../../../contract/entities.ts';
+import { entityListQuerySchema, type Entity } from '../../../../contract/entities.ts';
 import {
   buildDocument,
   buildLegalEntity,
   buildNaturalPerson,
   buildVerification,
-} from '../../../testing/factories.ts';
+} from '../../../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

@@ -13,10 +13,10 @@ import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import type { EntityTypeFilter } from '../../../contract/entities.ts';
+import type { EntityTypeFilter } from '../../../../contract/entities.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
-import { entityQueries, type EntityListFilters } from '../api/entity-queries.ts';
+import { entityQueries, type EntityListFilters } from '../../../lib/entity-queries.ts';
 import {
   filtersFromSearchParams,
   PAGE_SIZES,

@@ -1,5 +1,5 @@
-import { ENTITY_TYPES, type EntityTypeFilter } from '../../../contract/entities.ts';
-import type { EntityListFilters } from '../api/entity-queries.ts';
+import { ENTITY_TYPES, type EntityTypeFilter } from '../../../../contract/entities.ts';
+import type { EntityListFilters } from '../../../lib/entity-queries.ts';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 

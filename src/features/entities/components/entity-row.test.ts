@@ -3,7 +3,7 @@ import {
   buildLegalEntity,
   buildNaturalPerson,
   buildVerification,
-} from '../../../testing/factories.ts';
+} from '../../../../contract/testing/factories.ts';
 import { toEntityRow } from './entity-row.ts';
 
 test('a legal entity without verifications shows its KYC status and next KYC review', () => {

@@ -1,4 +1,4 @@
-import type { Entity } from '../../../contract/entities.ts';
+import type { Entity } from '../../../../contract/entities.ts';
 
 /** What one table row shows, derived from either kind of entity. */
 export interface EntityRow {

@@ -1,7 +1,7 @@
 import { Anchor, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import type { Entity } from '../../../contract/entities.ts';
+import { paths } from '../../../lib/paths.ts';
+import type { Entity } from '../../../../contract/entities.ts';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName } from '../../../lib/format.ts';

@@ -8,7 +8,7 @@ import type {
   DocumentAuthentication,
   IdentityVerification,
   NaturalPerson,
-} from '../../../contract/entities.ts';
+} from '../../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { DetailFields } from './detail-fields.tsx';
 import { DetailSection } from './detail-section.tsx';

@@ -1,7 +1,7 @@
 import { Badge, Group } from '@mantine/core';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { KycMetaData } from '../../../contract/entities.ts';
+import type { KycMetaData } from '../../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { DetailFields } from './detail-fields.tsx';
 import { DetailSection } from './detail-section.tsx';

@@ -1,6 +1,6 @@
 import { Grid, Paper, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { LegalEntity } from '../../../contract/entities.ts';
+import type { LegalEntity } from '../../../../contract/entities.ts';
 import { CorporateInformation } from './corporate-information.tsx';
 import { DetailSection } from './detail-section.tsx';
 import { EntityDetailHeader } from './entity-detail-header.tsx';

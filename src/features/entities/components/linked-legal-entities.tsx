@@ -2,10 +2,10 @@ import { Anchor, Badge, Group, List, Skeleton } from '@mantine/core';
 import { IconBuilding } from '@tabler/icons-react';
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import type { LinkedEntity } from '../../../contract/entities.ts';
-import { entityQueries } from '../api/entity-queries.ts';
+import type { LinkedEntity } from '../../../../contract/entities.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 import { DetailSection } from './detail-section.tsx';
 import { groupLinks, MAX_NAME_LOOKUPS, shortId } from './linked-people.tsx';
 

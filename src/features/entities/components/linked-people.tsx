@@ -3,14 +3,14 @@ import { IconUsers } from '@tabler/icons-react';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import {
   PRIMARY_CONTACT,
   type LinkedEntity,
   type NaturalPerson,
-} from '../../../contract/entities.ts';
-import { entityQueries } from '../api/entity-queries.ts';
+} from '../../../../contract/entities.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 import { DetailSection } from './detail-section.tsx';
 
 /** Names are read one request per person, so only this many are looked up. */

@@ -1,6 +1,6 @@
 import { Grid, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { NaturalPerson } from '../../../contract/entities.ts';
+import type { NaturalPerson } from '../../../../contract/entities.ts';
 import { DetailSection } from './detail-section.tsx';
 import { EntityDetailHeader } from './entity-detail-header.tsx';
 import { IdentityChecks } from './identity-checks.tsx';

@@ -1,5 +1,5 @@
 import { Anchor } from '@mantine/core';
-import type { PersonalInformation as PersonalInformationRecord } from '../../../contract/entities.ts';
+import type { PersonalInformation as PersonalInformationRecord } from '../../../../contract/entities.ts';
 import { countryName, formatDate } from '../../../lib/format.ts';
 import { DetailFields } from './detail-fields.tsx';
 import { DetailSection } from './detail-section.tsx';

@@ -3,7 +3,7 @@ import { Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import type { FieldError } from '../../../contract/common.ts';
+import type { FieldError } from '../../../../contract/common.ts';
 import {
   emptySearch,
   isSearchField,

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { LegalEntity, NaturalPerson } from '../../../contract/entities.ts';
+import type { LegalEntity, NaturalPerson } from '../../../../contract/entities.ts';
 import {
   legalEntitySearchQuerySchema,
   naturalPersonSearchQuerySchema,
-} from '../../../contract/entities.ts';
-import { buildLegalEntity, buildNaturalPerson } from '../../../testing/factories.ts';
+} from '../../../../contract/entities.ts';
+import { buildLegalEntity, buildNaturalPerson } from '../../../../contract/testing/factories.ts';
 import { apiError, apiHandler, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

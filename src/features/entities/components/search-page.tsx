@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { entityQueries } from '../api/entity-queries.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 import { SearchForm } from './search-form.tsx';
 import {
   companySearch,

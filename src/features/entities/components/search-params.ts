@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { emailSchema } from '../../../contract/common.ts';
+import { emailSchema } from '../../../../contract/common.ts';
 import {
   NATURAL_PERSON_SEARCH_FIELDS,
   SEARCH_FIELDS,
   type NaturalPersonSearchField,
   type SearchField,
-} from '../../../contract/entities.ts';
-import type { EntityCollection } from '../api/entity-queries.ts';
+} from '../../../../contract/entities.ts';
+import type { EntityCollection } from '../../../lib/entity-queries.ts';
 
 export type SearchTab = 'companies' | 'people';
 

@@ -1,12 +1,12 @@
 import { Anchor, Button, Group, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths, type EntityLinkType } from '../../../app/paths.ts';
+import { paths, type EntityLinkType } from '../../../lib/paths.ts';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { countryName } from '../../../lib/format.ts';
 import { toEntityRow, type EntityRow } from './entity-row.ts';
-import type { EntityCollection } from '../api/entity-queries.ts';
+import type { EntityCollection } from '../../../lib/entity-queries.ts';
 import { useEntityDetails, type DetailResult } from './use-entity-details.ts';
 
 /** Details are loaded in batches of this many, so a 500-match search does not load 500 records. */

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { entityQueries } from '../api/entity-queries.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 import { forEachWithConcurrency } from '../api/for-each-with-concurrency.ts';
 import { DETAIL_CONCURRENCY } from './use-entity-details.ts';
 

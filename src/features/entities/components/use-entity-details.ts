@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { Entity } from '../../../contract/entities.ts';
-import { entityQueries, type EntityCollection } from '../api/entity-queries.ts';
+import type { Entity } from '../../../../contract/entities.ts';
+import { entityQueries, type EntityCollection } from '../../../lib/entity-queries.ts';
 import { forEachWithConcurrency } from '../api/for-each-with-concurrency.ts';
 
 /** Details requested at once: enough to fill the screen quickly without flooding the server. */

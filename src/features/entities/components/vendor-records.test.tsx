@@ -3,7 +3,11 @@ import { useParams } from 'react-router';
 import { apiHandler, vendorHandlers } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
-import { vendorPersonInList, vendorSuccess, VENDOR_IDS } from '../../../testing/vendor-samples.ts';
+import {
+  vendorPersonInList,
+  vendorSuccess,
+  VENDOR_IDS,
+} from '../../../../contract/testing/vendor-samples.ts';
 import { EntityDetailPage } from './entity-detail-page.tsx';
 import { EntityListPage } from './entity-list-page.tsx';
 

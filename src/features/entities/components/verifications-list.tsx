@@ -3,7 +3,7 @@ import { IconShieldCheck } from '@tabler/icons-react';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
-import type { Verification } from '../../../contract/entities.ts';
+import type { Verification } from '../../../../contract/entities.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { DetailFields } from './detail-fields.tsx';
 import { DetailSection } from './detail-section.tsx';

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePageSchema, noteResponseSchema } from '../../../contract/notes.ts';
+import { notePageSchema, noteResponseSchema } from '../../../../contract/notes.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const notesPath = (entityId: string) => `/api/v2/entities/${encodeURIComponent(entityId)}/notes`;

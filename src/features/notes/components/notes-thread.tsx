@@ -3,7 +3,7 @@ import { IconAlertCircle, IconMessagePlus } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ErrorState } from '../../../components/error-state.tsx';
-import { newNoteSchema, type Note } from '../../../contract/notes.ts';
+import { newNoteSchema, type Note } from '../../../../contract/notes.ts';
 import { formatAccount, formatDate } from '../../../lib/format.ts';
 import { noteQueries, useAddNote } from '../api/note-queries.ts';
 

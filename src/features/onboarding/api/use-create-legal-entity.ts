@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { legalEntityResponseSchema } from '../../../contract/entities.ts';
-import type { LegalEntityCreate } from '../../../contract/legal-entity-create.ts';
+import { legalEntityResponseSchema } from '../../../../contract/entities.ts';
+import type { LegalEntityCreate } from '../../../../contract/legal-entity-create.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { entityQueries } from '../../entities/api/entity-queries.ts';
+import { entityQueries } from '../../../lib/entity-queries.ts';
 
 export interface CreateLegalEntityVariables {
   payload: LegalEntityCreate;

@@ -1,9 +1,9 @@
 import { Anchor, Select, SimpleGrid } from '@mantine/core';
 import { Controller, useFormContext, useFormState } from 'react-hook-form';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { COUNTRY_CODES } from '../../../contract/countries.ts';
-import { RISK_LEVELS } from '../../../contract/entities.ts';
+import { paths } from '../../../lib/paths.ts';
+import { COUNTRY_CODES } from '../../../../contract/countries.ts';
+import { RISK_LEVELS } from '../../../../contract/entities.ts';
 import { countryName } from '../../../lib/format.ts';
 import {
   firstErrorMessage,

@@ -16,8 +16,8 @@ import { Dropzone } from '@mantine/dropzone';
 import { IconFileUpload, IconPaperclip, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useFieldArray, useFormContext, useFormState, useWatch } from 'react-hook-form';
-import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../../contract/entities.ts';
-import { base64Head, documentRefusalOf } from '../../../contract/file-type.ts';
+import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES } from '../../../../contract/entities.ts';
+import { base64Head, documentRefusalOf } from '../../../../contract/file-type.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { needsReattaching } from '../onboarding-draft.ts';
 import {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import type { LegalEntityCreate } from '../../../contract/legal-entity-create.ts';
+import type { LegalEntityCreate } from '../../../../contract/legal-entity-create.ts';
 import { clearDraft, saveDraft } from '../onboarding-draft.ts';
 import { emptyOnboardingValues, type OnboardingFormValues } from '../onboarding-form.ts';
 

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Fieldset, Group, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
-import { KYC_STATUSES, wallClockToday } from '../../../contract/entities.ts';
+import { KYC_STATUSES, wallClockToday } from '../../../../contract/entities.ts';
 import {
   firstErrorMessage,
   MAX_VERIFICATIONS,

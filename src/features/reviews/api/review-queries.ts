@@ -4,7 +4,7 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { reviewQueueResponseSchema, takeNextResponseSchema } from '../../../contract/reviews.ts';
+import { reviewQueueResponseSchema, takeNextResponseSchema } from '../../../../contract/reviews.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { assigneeQueryOf, type ReviewQueueParams } from '../review-params.ts';
 

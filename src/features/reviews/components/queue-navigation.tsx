@@ -2,8 +2,8 @@ import { Anchor, Button, Group, Paper, Skeleton, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import type { ReviewWindow } from '../../../contract/reviews.ts';
+import { paths } from '../../../lib/paths.ts';
+import type { ReviewWindow } from '../../../../contract/reviews.ts';
 import { reviewQueries } from '../api/review-queries.ts';
 import {
   countOf,

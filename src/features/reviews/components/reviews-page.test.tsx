@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { ReviewItem, ReviewQueuePage } from '../../../contract/reviews.ts';
+import type { ReviewItem, ReviewQueuePage } from '../../../../contract/reviews.ts';
 import { apiHandler } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';

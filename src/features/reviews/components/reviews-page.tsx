@@ -21,10 +21,14 @@ import { IconPlayerTrackNext } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { COUNTRY_CODES } from '../../../contract/countries.ts';
-import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../contract/entities.ts';
-import { REVIEW_WINDOWS, type ReviewItem, type ReviewWindow } from '../../../contract/reviews.ts';
+import { paths } from '../../../lib/paths.ts';
+import { COUNTRY_CODES } from '../../../../contract/countries.ts';
+import { ENTITY_TYPES, KYC_STATUSES, RISK_LEVELS } from '../../../../contract/entities.ts';
+import {
+  REVIEW_WINDOWS,
+  type ReviewItem,
+  type ReviewWindow,
+} from '../../../../contract/reviews.ts';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { ReviewDateBadge } from '../../../components/review-date-badge.tsx';

@@ -5,7 +5,7 @@ import type {
   entityListResponseSchema,
   legalEntityResponseSchema,
   naturalPersonResponseSchema,
-} from '../contract/entities.ts';
+} from '../entities.ts';
 
 /**
  * The real service's own published samples (vendor.md, "What the real service's own samples

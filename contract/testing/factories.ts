@@ -1,9 +1,4 @@
-import type {
-  DocumentMetadata,
-  LegalEntity,
-  NaturalPerson,
-  Verification,
-} from '../contract/entities.ts';
+import type { DocumentMetadata, LegalEntity, NaturalPerson, Verification } from '../entities.ts';
 
 let sequence = 0;
 const nextId = () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { buildLegalEntity } from '../testing/factories.ts';
-import { vendorSuccess } from '../testing/vendor-samples.ts';
+import { buildLegalEntity } from './testing/factories.ts';
+import { vendorSuccess } from './testing/vendor-samples.ts';
 import { currentVerificationOf, newestVerificationOf } from './current-verification.ts';
 import { KYC_STATUSES, legalEntityResponseSchema } from './entities.ts';
 

@@ -9,8 +9,8 @@ import {
   type EntityTypeFilter,
   type LegalEntitySearchQuery,
   type NaturalPersonSearchQuery,
-} from '../../../contract/entities.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+} from '../../contract/entities.ts';
+import { apiRequest } from './api-client.ts';
 
 export interface EntityListFilters {
   type: EntityTypeFilter;

@@ -1,4 +1,4 @@
-import { buildDocument, buildLegalEntity, buildNaturalPerson } from '../testing/factories.ts';
+import { buildDocument, buildLegalEntity, buildNaturalPerson } from './testing/factories.ts';
 import {
   vendorBadRequest,
   vendorDocumentDetail,
@@ -8,7 +8,7 @@ import {
   vendorPersonDetail,
   vendorSuccess,
   VENDOR_IDS,
-} from '../testing/vendor-samples.ts';
+} from './testing/vendor-samples.ts';
 import { serviceErrorEnvelopeSchema } from './common.ts';
 import { toAlpha2CountryCode } from './countries.ts';
 import {
