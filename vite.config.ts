@@ -73,7 +73,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'console',
           environment: 'jsdom',
-          include: ['src/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.{ts,tsx}', 'contract/**/*.test.ts'],
           setupFiles: ['src/testing/setup.ts'],
           globals: true,
         },

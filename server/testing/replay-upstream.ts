@@ -18,7 +18,7 @@ import {
 
 /**
  * A replay of the real identity service for tests: it answers with the shapes vendor.md documents
- * (its published samples, src/testing/vendor-samples.ts), not with this project's own records:
+ * (its published samples, contract/testing/vendor-samples.ts), not with this project's own records:
  * a bare `{token}` and `{isTokenValid}`, the list-style natural person, the person by id without
  * `id` or `type`, documents without MIME type or size, errors with status `failure` and data null
  * (once `messsage`), and a create answered with HTTP 200 and `code: 201`.
