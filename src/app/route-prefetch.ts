@@ -2,6 +2,8 @@ import { connectSessionToApiClient } from '../features/auth/session/connect-api-
 import { getSession } from '../features/auth/session/session-store.ts';
 import { capabilityQueries } from '../features/capabilities/api/capabilities-queries.ts';
 import { entityQueries } from '../lib/entity-queries.ts';
+import { entityIndexQueries } from '../features/entities/api/entity-index-queries.ts';
+import { indexViewFromSearchParams } from '../features/entities/components/entity-index-params.ts';
 import { filtersFromSearchParams } from '../features/entities/components/entity-list-params.ts';
 import { queryClient } from './query-client-instance.ts';
 
@@ -25,13 +27,18 @@ export function prefetchShell(): void {
   if (signedIn()) void queryClient.query(capabilityQueries.current()).catch(ignore);
 }
 
-/** /entities: the page of the list the address names. */
+/** /entities: the page the address names, of the entity index where the server has one. */
 export function prefetchEntityList(url: URL): void {
-  if (signedIn()) {
-    void queryClient
-      .query(entityQueries.list(filtersFromSearchParams(url.searchParams)))
-      .catch(ignore);
-  }
+  if (!signedIn()) return;
+  const prefetchPage = async () => {
+    const capabilities = await queryClient.query(capabilityQueries.current());
+    if (capabilities.features.entityIndex) {
+      await queryClient.query(entityIndexQueries.page(indexViewFromSearchParams(url.searchParams)));
+    } else {
+      await queryClient.query(entityQueries.list(filtersFromSearchParams(url.searchParams)));
+    }
+  };
+  void prefetchPage().catch(ignore);
 }
 
 /** /entities/:id: a bare id is asked as a legal entity first, as the page itself does. */

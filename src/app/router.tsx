@@ -67,8 +67,7 @@ export const routes: RouteObject[] = [
         path: paths.entities,
         loader: prefetch((module, { request }) => module.prefetchEntityList(new URL(request.url))),
         lazy: async () => ({
-          Component: (await import('../features/entities/components/entity-list-page.tsx'))
-            .EntityListPage,
+          Component: (await import('./routes/entities-route.tsx')).EntitiesRoute,
         }),
       },
       {

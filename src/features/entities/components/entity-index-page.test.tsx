@@ -8,7 +8,7 @@ import {
 import { apiError, apiHandler, capabilities, envelope } from '../../../testing/handlers.ts';
 import { server } from '../../../testing/msw-server.ts';
 import { renderRoute } from '../../../testing/render.tsx';
-import { EntityListPage } from './entity-list-page.tsx';
+import { EntityIndexPage } from './entity-index-page.tsx';
 
 // Mantine and user-event are slow on the shared 2-core machines; the assertions themselves are not timed.
 vi.setConfig({ testTimeout: 30_000 });
@@ -64,7 +64,7 @@ describe('Entities page on the entity index', () => {
   it('shows "1–25 of 1,234", pages on with the cursor, and keeps sort and filters in the address', async () => {
     const seen = serveIndex(1234);
     const user = userEvent.setup();
-    const { router } = renderRoute(<EntityListPage />, {
+    const { router } = renderRoute(<EntityIndexPage />, {
       path: '/entities?country=DE&riskLevel=High',
       routePath: '/entities',
     });
@@ -92,7 +92,7 @@ describe('Entities page on the entity index', () => {
   it('says when nothing matches and clears the filters', async () => {
     const seen = serveIndex(0);
     const user = userEvent.setup();
-    renderRoute(<EntityListPage />, {
+    renderRoute(<EntityIndexPage />, {
       path: '/entities?kycStatus=Rejected',
       routePath: '/entities',
     });

@@ -24,8 +24,6 @@ import {
 } from './entity-list-params.ts';
 import { EntityTable, EntityTableSkeleton } from './entity-table.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
-import { useCapabilities } from '../../capabilities/api/capabilities-queries.ts';
-import { EntityIndexPage } from './entity-index-page.tsx';
 
 const TYPE_TABS: { value: EntityTypeFilter; label: string; emptyTitle: string }[] = [
   { value: 'all', label: 'All', emptyTitle: 'No entities yet' },
@@ -52,13 +50,6 @@ function useListFilters() {
  * one (embedded mode), else the interface's list by creation time (gateway mode).
  */
 export function EntityListPage() {
-  const capabilities = useCapabilities();
-  if (capabilities === undefined)
-    return <VisuallyHidden role="status">Loading entities…</VisuallyHidden>;
-  return capabilities.features.entityIndex ? <EntityIndexPage /> : <EntityCreationList />;
-}
-
-function EntityCreationList() {
   useDocumentTitle('Entities');
   const [filters, updateFilters] = useListFilters();
   const query = useQuery({ ...entityQueries.list(filters), placeholderData: keepPreviousData });
