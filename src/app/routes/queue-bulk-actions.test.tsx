@@ -51,10 +51,10 @@ function renderQueue({ canAct = true } = {}) {
       canTakeNext={canAct}
       renderBulkActions={
         canAct
-          ? (selected, clearSelection) => (
+          ? (selected, select) => (
               <QueueBulkActions
                 selected={selected}
-                clearSelection={clearSelection}
+                select={select}
                 onChanged={() => Promise.resolve()}
               />
             )

@@ -57,15 +57,18 @@ export async function runBulk(
 /** The bar over the queue while rows are selected: assign them all, or add one note to each. */
 export function QueueBulkActions({
   selected,
-  clearSelection,
+  select,
   onChanged,
 }: {
   selected: ReviewItem[];
-  clearSelection: () => void;
+  /** Sets the queue's selection to these entity ids. */
+  select: (ids: string[]) => void;
   /** Refreshes what the calls changed (the queue, entities, their Activity). */
   onChanged: () => Promise<unknown>;
 }) {
-  const [open, setOpen] = useState<BulkKind | null>(null);
+  // The rows a dialog acts on are fixed when it opens; the refused ones stay selected after it.
+  const [open, setOpen] = useState<{ kind: BulkKind; items: ReviewItem[] } | null>(null);
+  const [refused, setRefused] = useState<string[] | null>(null);
   const count = selected.length;
   return (
     <Paper withBorder p="sm" role="region" aria-label="Bulk actions">
@@ -77,7 +80,7 @@ export function QueueBulkActions({
           <Button
             size="xs"
             leftSection={<IconUserShare size={16} aria-hidden />}
-            onClick={() => setOpen('assign')}
+            onClick={() => setOpen({ kind: 'assign', items: selected })}
           >
             Assign selected to…
           </Button>
@@ -85,24 +88,30 @@ export function QueueBulkActions({
             size="xs"
             variant="default"
             leftSection={<IconNote size={16} aria-hidden />}
-            onClick={() => setOpen('note')}
+            onClick={() => setOpen({ kind: 'note', items: selected })}
           >
             Add a note to selected…
           </Button>
-          <Button size="xs" variant="subtle" color="gray" onClick={clearSelection}>
+          <Button size="xs" variant="subtle" color="gray" onClick={() => select([])}>
             Clear selection
           </Button>
         </Group>
       </Group>
       {open ? (
         <BulkDialog
-          kind={open}
-          items={selected}
-          onClose={() => setOpen(null)}
+          kind={open.kind}
+          items={open.items}
+          onClose={() => {
+            setOpen(null);
+            if (refused !== null) select(refused);
+            setRefused(null);
+          }}
           onFinished={async (outcomes) => {
+            // Only the refused rows stay selected, so they can be tried again.
+            setRefused(
+              outcomes.filter((outcome) => outcome.error).map((outcome) => outcome.item.entityId),
+            );
             await onChanged();
-            // Keep the refused rows selected, so they can be tried again.
-            if (outcomes.every((outcome) => !outcome.error)) clearSelection();
           }}
         />
       ) : null}
@@ -214,8 +223,7 @@ function BulkDialog({
               label="Note"
               required
               data-autofocus
-              autosize
-              minRows={3}
+              rows={3}
               maxLength={MAX_NOTE_LENGTH}
               value={note}
               onChange={(event) => {

@@ -39,12 +39,8 @@ export function ReviewsRoute() {
       canTakeNext={canAct}
       renderBulkActions={
         assignment && canAct
-          ? (selected, clearSelection) => (
-              <QueueBulkActions
-                selected={selected}
-                clearSelection={clearSelection}
-                onChanged={refresh}
-              />
+          ? (selected, select) => (
+              <QueueBulkActions selected={selected} select={select} onChanged={refresh} />
             )
           : undefined
       }

@@ -283,7 +283,7 @@ export interface ReviewsPageProps {
    * What the page composing this one offers on the selected rows (bulk assign, a note on each);
    * with it every row gets a checkbox, and the header one selects every row shown.
    */
-  renderBulkActions?: (selected: ReviewItem[], clearSelection: () => void) => ReactNode;
+  renderBulkActions?: (selected: ReviewItem[], select: (ids: string[]) => void) => ReactNode;
 }
 
 /** Which rows are chosen, by entity id. */
@@ -411,7 +411,7 @@ export function ReviewsPage({
     content = (
       <Stack gap="md">
         {renderBulkActions && selected.length > 0
-          ? renderBulkActions(selected, () => selection.set([]))
+          ? renderBulkActions(selected, selection.set)
           : null}
         <QueueTable
           queue={queue}
