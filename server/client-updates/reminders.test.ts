@@ -127,7 +127,12 @@ describe.skipIf(testMode === 'gateway')('reminders and resends (embedded mode)',
     const mail = readMime(smtp.messages[1] ?? Buffer.alloc(0));
     expect(mail.headers.get('subject')).toBe('Reminder: Your annual review');
     expect(mail.headers.get('x-kyc-desk-request-id')).toBe(requestId);
-    expect(mail.text).toContain(`https://portal.client.example/client-update/${requestId}`);
+    // A new portal link: only a token's hash is stored, so the first link cannot be sent again.
+    const linkOf = (text: string) =>
+      /https:\/\/portal\.client\.example\/portal\/[\w-]{20,}/.exec(text)?.[0];
+    const firstLink = linkOf(readMime(smtp.messages[0] ?? Buffer.alloc(0)).text);
+    expect(linkOf(mail.text)).toMatch(/^https:/);
+    expect(linkOf(mail.text)).not.toBe(firstLink);
 
     // The same click again (its key) answers the same and sends nothing; a new click is too early.
     const replay = await remind('click-1');

@@ -315,12 +315,45 @@ test('a generated client calls every operation, and every answer matches its doc
   const answeredAt = new Date().toISOString();
   await updates.markOpened(requestId, answeredAt);
   await updates.markSubmitted(requestId, answeredAt);
+  await updates.insertResponse({
+    request_id: requestId,
+    entity_id: entityId,
+    recipient_id: contactId,
+    contact: JSON.stringify({ address: '1 New Street, London' }),
+    submitted_at: answeredAt,
+    contact_outcome: null,
+    contact_decided_by: null,
+    contact_decided_at: null,
+  });
+  await expectStatus(
+    reviewer.GET(
+      '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response',
+      { params: { path: { id: entityId, requestId } } },
+    ),
+    200,
+  );
+  await expectStatus(
+    reviewer.POST(
+      '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact',
+      { params: { path: { id: entityId, requestId } }, body: { action: 'dismiss' } },
+    ),
+    200,
+  );
   await expectStatus(
     reviewer.POST(
       '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review',
       { params: { path: { id: entityId, requestId } } },
     ),
     200,
+  );
+
+  // The portal's submission, public: a link without its page's nonce is refused before anything.
+  await expectStatus(
+    anonymous.POST('/api/portal/{token}', {
+      params: { path: { token: 'a'.repeat(43) } },
+      body: { documents: [], contact: { address: '1 New Street, London' } },
+    }),
+    403,
   );
 
   // Notes.
