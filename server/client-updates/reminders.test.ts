@@ -128,8 +128,8 @@ describe.skipIf(testMode === 'gateway')('reminders and resends (embedded mode)',
     expect(mail.headers.get('subject')).toBe('Reminder: Your annual review');
     expect(mail.headers.get('x-kyc-desk-request-id')).toBe(requestId);
     // A new portal link: only a token's hash is stored, so the first link cannot be sent again.
-    const linkOf = (text: string) =>
-      /https:\/\/portal\.client\.example\/portal\/[\w-]{20,}/.exec(text)?.[0];
+    const linkOf = (text: string | undefined) =>
+      /https:\/\/portal\.client\.example\/portal\/[\w-]{20,}/.exec(text ?? '')?.[0];
     const firstLink = linkOf(readMime(smtp.messages[0] ?? Buffer.alloc(0)).text);
     expect(linkOf(mail.text)).toMatch(/^https:/);
     expect(linkOf(mail.text)).not.toBe(firstLink);
