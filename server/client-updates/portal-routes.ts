@@ -21,7 +21,7 @@ import {
   portalPage,
 } from './portal-page.ts';
 import { portalLimiter } from './portal-limiter.ts';
-import { hashPortalToken } from './portal-token.ts';
+import { PORTAL_TOKEN_PATTERN, hashPortalToken } from './portal-token.ts';
 import { clientResponseOf, decideContact, portalService } from './portal.ts';
 
 /** Base64 documents of up to 10 MB each, at most 64 MB in all (as onboarding's create). */
@@ -103,6 +103,10 @@ export function registerPortalRoutes(app: FastifyInstance, services: AppServices
       (request: FastifyRequest<{ Params: { token?: string } }>, _reply, done) => {
         const token = request.params.token ?? '';
         try {
+          // No link has this shape: answered as a used or expired one, before any other check.
+          if (!PORTAL_TOKEN_PATTERN.test(token)) {
+            throw new ApiError(404, 'This link does not work (any more).');
+          }
           if (!isOwnOrigin(request, portalHosts)) {
             throw new ApiError(403, 'This answer must be sent from the portal page itself.');
           }

@@ -130,6 +130,11 @@ describe(`0023_next_review_from_newest_verification (${testEngine})`, () => {
         message: `Migration 0023 set the status and next review of ${String(disagreeing.length)} legal entities to their newest verification's.`,
         detail: { changed: disagreeing.length },
       },
+      // 0029's name_order update dropped every list record; 0030 has them built again.
+      expect.objectContaining({
+        derivedData: 'list-records',
+        requestedBy: '0030_list_records_after_name_order',
+      }),
     ]);
     const recorded = await db
       .selectFrom('app_settings')

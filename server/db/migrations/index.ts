@@ -28,6 +28,7 @@ import * as migration0026 from './0026_entity_assignment.ts';
 import * as migration0027 from './0027_client_response_states.ts';
 import * as migration0028 from './0028_review_queue_indexes_with_assignee.ts';
 import * as migration0029 from './0029_entity_index_orders.ts';
+import * as migration0030 from './0030_list_records_after_name_order.ts';
 import * as migration0031 from './0031_client_portal.ts';
 import * as migration0032 from './0032_client_update_attempts.ts';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0027_client_response_states', migration0027],
   ['0028_review_queue_indexes_with_assignee', migration0028],
   ['0029_entity_index_orders', migration0029],
+  ['0030_list_records_after_name_order', migration0030],
   ['0031_client_portal', migration0031],
   ['0032_client_update_attempts', migration0032],
 ];
