@@ -165,6 +165,18 @@ test('says when nothing is due', async () => {
   expect(await screen.findByText('Nothing due in the next 30 days')).toBeInTheDocument();
 });
 
+test('an empty window of "Assigned to me" says only your entities are shown, and shows everyone’s on a click', async () => {
+  const asked = serveQueue(() => page([]));
+  const { router, user } = renderRoute(<ReviewsPage assignment />, {
+    path: '/reviews?due=overdue&assignee=me',
+    routePath: '/reviews',
+  });
+  expect(await screen.findByText(/Only entities assigned to you are shown/)).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Show everyone’s' }));
+  await waitFor(() => expect(router.state.location.search).toContain('assignee=all'));
+  await waitFor(() => expect(asked.at(-1)?.get('assignee')).toBeNull());
+});
+
 describe('queue navigation on an entity page', () => {
   test('shows the position and links to the next entity of the same queue', async () => {
     const asked = serveQueue(() => page([item(7, { name: 'Next Co Ltd' })]));
