@@ -4,6 +4,16 @@ import { KYC_STATUSES, RISK_LEVELS } from './entities.ts';
 
 const countSchema = z.number().int().min(0);
 
+/** One count per value, each a named property (a record over an enum documents none). */
+function countsOf<const K extends readonly string[]>(keys: K) {
+  return z.object(
+    Object.fromEntries(keys.map((key) => [key, countSchema])) as Record<
+      K[number],
+      typeof countSchema
+    >,
+  );
+}
+
 /**
  * `GET /api/v2/stats` (decisions.md, "Counts"): the portfolio at a glance. `due` counts the review
  * queue's windows as the queue does (`due7` and `due30` both start today); `pendingConfirmations`
@@ -11,8 +21,8 @@ const countSchema = z.number().int().min(0);
  */
 export const statsSchema = z.object({
   total: countSchema,
-  byStatus: z.record(z.enum(KYC_STATUSES), countSchema),
-  byRisk: z.record(z.enum(RISK_LEVELS), countSchema),
+  byStatus: countsOf(KYC_STATUSES),
+  byRisk: countsOf(RISK_LEVELS),
   byType: z.object({ legalEntities: countSchema, naturalPersons: countSchema }),
   due: z.object({
     overdue: countSchema,

@@ -4474,10 +4474,18 @@ export interface operations {
             data: {
               total: number;
               byStatus: {
-                [key: string]: number;
+                New: number;
+                Pending: number;
+                Review: number;
+                Escalated: number;
+                Accepted: number;
+                Rejected: number;
+                Expired: number;
               };
               byRisk: {
-                [key: string]: number;
+                Low: number;
+                Medium: number;
+                High: number;
               };
               byType: {
                 legalEntities: number;
