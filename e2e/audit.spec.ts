@@ -24,6 +24,8 @@ test('a reviewer sees who worked on an entity; an auditor filters the whole log 
   request,
   axe,
 }) => {
+  // Two browsers, an export and two axe passes.
+  test.slow();
   const [entity] = await apiData<{ id: string }[]>(
     request,
     kyc,

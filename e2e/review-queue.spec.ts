@@ -5,6 +5,8 @@ test('a reviewer opens the overdue reviews, filters by risk and works through th
   kyc,
   axe,
 }) => {
+  // Two axe passes over a queue page of 25 rows with their checkboxes, then the whole round.
+  test.slow();
   await signIn(page, kyc, '/reviews');
   await expect(page.getByRole('heading', { name: 'Reviews', level: 1 })).toBeVisible();
   const overdueTab = page.getByRole('tab', { name: /^Overdue\s*\d+$/ });
