@@ -88,6 +88,21 @@ async function insertPeople(count: number, lastName: string) {
   });
 }
 
+/**
+ * Inserting the rows outlasts the server's keepAliveTimeout (5 s): a pooled socket it closed
+ * meanwhile resets on first use, which is the client's pool, not the export. Try a new one.
+ */
+async function fetchPastIdleSockets(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (code !== 'ECONNRESET' || attempt === 3) throw error;
+    }
+  }
+}
+
 describe(`CSV exports of the entity index and the review queue (${testEngine})`, () => {
   it('streams the filtered index with formula cells inert, and records entity.export', async () => {
     for (const first of [
@@ -157,7 +172,7 @@ describe(`CSV exports of the entity index and the review queue (${testEngine})`,
   it(`streams ${CSV_ROWS} rows with bounded memory`, async () => {
     const rows = CSV_ROWS;
     await insertPeople(rows, 'Bulk');
-    const response = await fetch(
+    const response = await fetchPastIdleSockets(
       `${server.baseUrl}/api/v2/entity-index?format=csv&type=natural-persons&q=bulk&sort=created`,
       { headers: await server.authHeaders('apiKey') },
     );
