@@ -19,6 +19,7 @@ import {
   type ContactFields,
   type PortalRequestRow,
 } from './repository.ts';
+import { findRequestOrThrow } from './service.ts';
 import { stateAt } from './states.ts';
 
 /** What the portal page shows for a link that works. */
@@ -187,15 +188,6 @@ export function portalService(services: AppServices, auditTrail: AuditTrail) {
 }
 
 /** A request of this legal entity, or 404. */
-async function requestOf(services: AppServices, entityId: string, requestId: string) {
-  const repository = clientUpdatesRepository(services.db);
-  if (!(await repository.legalEntityExists(entityId))) {
-    throw new ApiError(404, `No legal entity with id ${entityId}.`);
-  }
-  const row = await repository.findRequest(entityId, requestId);
-  if (!row) throw new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
-  return row;
-}
 
 function proposedOf(contact: string | null): ContactFields {
   return contact === null ? {} : (JSON.parse(contact) as ContactFields);
@@ -207,7 +199,7 @@ export async function clientResponseOf(
   entityId: string,
   requestId: string,
 ): Promise<ClientResponse> {
-  await requestOf(services, entityId, requestId);
+  await findRequestOrThrow(clientUpdatesRepository(services.db), entityId, requestId);
   const repository = clientUpdatesRepository(services.db);
   const response = await repository.findResponse(requestId);
   if (!response) throw new ApiError(404, 'The client has not answered this request.');
@@ -247,7 +239,7 @@ export async function decideContact(
     audit: (transaction: AppServices['db'], detail: Record<string, unknown>) => Promise<void>;
   },
 ): Promise<ClientResponse> {
-  await requestOf(services, entityId, requestId);
+  await findRequestOrThrow(clientUpdatesRepository(services.db), entityId, requestId);
   const repository = clientUpdatesRepository(services.db);
   const response = await repository.findResponse(requestId);
   if (!response?.contact) {

@@ -136,19 +136,29 @@ export function clientUpdatesRepository(db: Db) {
      * Claims the next attempt number before the e-mail goes out (outcome `sending`); false when a
      * concurrent click claimed it (or the same Idempotency-Key) first, so only one e-mail is sent.
      */
-    async claimAttempt(attempt: {
-      request_id: string;
-      kind: 'resend' | 'reminder';
-      at: string;
-      sent_by: string;
-      idempotency_key: string | null;
-    }): Promise<number | undefined> {
-      const last = await db
-        .selectFrom('client_update_attempts')
-        .select((eb) => eb.fn.max('attempt').as('attempt'))
-        .where('request_id', '=', attempt.request_id)
-        .executeTakeFirst();
-      const next = (last?.attempt ?? 0) + 1;
+    async claimAttempt(
+      attempt: {
+        request_id: string;
+        kind: 'resend' | 'reminder';
+        at: string;
+        sent_by: string;
+        idempotency_key: string | null;
+      },
+      afterAttempt?: number,
+    ): Promise<number | undefined> {
+      // The number after the attempt the caller's check saw: a click whose check predates
+      // another's e-mail claims a number already taken, and sends nothing.
+      const last =
+        afterAttempt ??
+        (
+          await db
+            .selectFrom('client_update_attempts')
+            .select((eb) => eb.fn.max('attempt').as('attempt'))
+            .where('request_id', '=', attempt.request_id)
+            .executeTakeFirst()
+        )?.attempt ??
+        0;
+      const next = last + 1;
       try {
         await db
           .insertInto('client_update_attempts')

@@ -106,6 +106,18 @@ function unknownRequest(requestId: string): ApiError {
   return new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
 }
 
+/** A recorded request of this legal entity, or the 404 that names what is missing. */
+export async function findRequestOrThrow(
+  repository: ReturnType<typeof clientUpdatesRepository>,
+  entityId: string,
+  requestId: string,
+): Promise<ClientUpdateRequestRow> {
+  if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
+  const row = await repository.findRequest(entityId, requestId);
+  if (!row) throw unknownRequest(requestId);
+  return row;
+}
+
 /** Only a response that arrived can be reviewed. */
 export function notSubmitted(state: string): ApiError {
   return new ApiError(
@@ -143,6 +155,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       log: FastifyBaseLogger;
       describe?: (detail: Record<string, unknown>) => void;
     },
+    afterAttempt?: number,
   ): Promise<{ attempt: number; sentAt: string; recipientEmail: string; tokenHash: string }> => {
     const recipient = await repository.findLinkedPerson(row.entity_id, row.recipient_id);
     if (!recipient?.email) {
@@ -151,13 +164,16 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         'The recipient is no longer linked to this legal entity or has no e-mail address. Send a new request.',
       );
     }
-    const attempt = await repository.claimAttempt({
-      request_id: row.id,
-      kind,
-      at: services.now().toISOString(),
-      sent_by: context.sentBy,
-      idempotency_key: context.idempotencyKey,
-    });
+    const attempt = await repository.claimAttempt(
+      {
+        request_id: row.id,
+        kind,
+        at: services.now().toISOString(),
+        sent_by: context.sentBy,
+        idempotency_key: context.idempotencyKey,
+      },
+      afterAttempt,
+    );
     if (attempt === undefined) {
       throw new ApiError(409, 'This request is being sent already. Wait for its outcome.');
     }
@@ -366,9 +382,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         describe?: (detail: Record<string, unknown>) => void;
       },
     ): Promise<ClientUpdateAccepted> {
-      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-      const row = await repository.findRequest(entityId, requestId);
-      if (!row) throw unknownRequest(requestId);
+      const row = await findRequestOrThrow(repository, entityId, requestId);
       if (row.status === 'sent' && row.sent_at) {
         return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
       }
@@ -401,9 +415,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         describe?: (detail: Record<string, unknown>) => void;
       },
     ): Promise<ClientUpdateAccepted> {
-      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-      const row = await repository.findRequest(entityId, requestId);
-      if (!row) throw unknownRequest(requestId);
+      const row = await findRequestOrThrow(repository, entityId, requestId);
       if (context.idempotencyKey !== null) {
         const earlier = await repository.findAttemptByKey(requestId, context.idempotencyKey);
         if (earlier?.outcome === 'sent') {
@@ -432,7 +444,8 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           `A reminder can be sent from ${record.reminderDueAt}, ${reminderAfterDays} days after the last e-mail.`,
         );
       }
-      const sent = await sendAgain(row, 'reminder', context);
+      const seen = Math.max(0, ...(record.attempts ?? []).map((a) => a.attempt));
+      const sent = await sendAgain(row, 'reminder', context, seen);
       return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
     },
 
@@ -450,9 +463,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       requestId: string,
       context: { reviewedBy: string; describe?: (detail: Record<string, unknown>) => void },
     ): Promise<ClientUpdateRecord> {
-      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-      const before = await repository.findRequest(entityId, requestId);
-      if (!before) throw unknownRequest(requestId);
+      const before = await findRequestOrThrow(repository, entityId, requestId);
       const now = services.now();
       const moved = await repository.markReviewed(requestId, context.reviewedBy, now.toISOString());
       const after = moved ? await repository.findRequest(entityId, requestId) : before;
