@@ -231,4 +231,20 @@ describe.skipIf(testMode === 'gateway')('reminders and resends (embedded mode)',
     // No reminder for a request that has just gone out.
     expect(record?.reminderDueAt).toBe(new Date(clock + 3 * DAY_MS).toISOString());
   });
+
+  it('sends one e-mail when three Resend clicks on a failed request race', async () => {
+    behaviour.refuse = 'Try again later';
+    const { legalEntityId, requestId } = await sentRequest();
+    behaviour.refuse = undefined;
+    const before = smtp.messages.length;
+    const resend = () =>
+      server.request(`${historyPath(legalEntityId)}/${requestId}/resend`, { method: 'POST' });
+    const answers = await Promise.all([resend(), resend(), resend()]);
+    // A click that lost the claim is 409; one that read the request after the e-mail went is 202.
+    expect(answers.filter((a) => a.status === 202).length).toBeGreaterThanOrEqual(1);
+    expect(answers.every((a) => a.status === 202 || a.status === 409)).toBe(true);
+    expect(smtp.messages.length - before).toBe(1);
+    const [record] = await historyOf(legalEntityId);
+    expect(record?.attempts?.filter((a) => a.kind === 'resend')).toHaveLength(1);
+  });
 });

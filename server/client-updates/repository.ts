@@ -144,21 +144,11 @@ export function clientUpdatesRepository(db: Db) {
         sent_by: string;
         idempotency_key: string | null;
       },
-      afterAttempt?: number,
+      afterAttempt: number,
     ): Promise<number | undefined> {
       // The number after the attempt the caller's check saw: a click whose check predates
       // another's e-mail claims a number already taken, and sends nothing.
-      const last =
-        afterAttempt ??
-        (
-          await db
-            .selectFrom('client_update_attempts')
-            .select((eb) => eb.fn.max('attempt').as('attempt'))
-            .where('request_id', '=', attempt.request_id)
-            .executeTakeFirst()
-        )?.attempt ??
-        0;
-      const next = last + 1;
+      const next = afterAttempt + 1;
       try {
         await db
           .insertInto('client_update_attempts')

@@ -28,6 +28,8 @@ export interface ClientUpdateAccepted {
 
 const OUTBOX_FAILURE = 'The message could not be written to the outbox.';
 const DAY_MS = 86_400_000;
+/** An attempt still `sending` after this was cut off (a crash): it no longer blocks a resend. */
+const SENDING_ABANDONED_MS = 5 * 60_000;
 
 /** The reminder's subject: the request's own, marked, within the 200 characters a subject may take. */
 function reminderSubject(subject: string): string {
@@ -58,6 +60,11 @@ export function reminderDueAtOf(
   const delivered = attempts.filter((a) => a.outcome === 'sent' || a.outcome === 'sending');
   const last = delivered.at(-1);
   return last ? new Date(Date.parse(last.at) + afterDays * DAY_MS).toISOString() : null;
+}
+
+/** The highest attempt number a caller's check saw; the claim after it fails if another took it. */
+function lastAttemptOf(record: ClientUpdateRecord | undefined): number {
+  return Math.max(0, ...(record?.attempts ?? []).map((a) => a.attempt));
 }
 
 function fullName(person: LinkedPerson): string {
@@ -155,7 +162,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       log: FastifyBaseLogger;
       describe?: (detail: Record<string, unknown>) => void;
     },
-    afterAttempt?: number,
+    afterAttempt: number,
   ): Promise<{ attempt: number; sentAt: string; recipientEmail: string; tokenHash: string }> => {
     const recipient = await repository.findLinkedPerson(row.entity_id, row.recipient_id);
     if (!recipient?.email) {
@@ -386,7 +393,22 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       if (row.status === 'sent' && row.sent_at) {
         return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
       }
-      const sent = await sendAgain(row, 'resend', { ...context, idempotencyKey: null });
+      // The attempt after the one this check saw: a click racing another's resend sends nothing.
+      const [record] = await recordsOf([row]);
+      const now = services.now().getTime();
+      if (
+        record?.attempts?.some(
+          (a) => a.outcome === 'sending' && now - Date.parse(a.at) < SENDING_ABANDONED_MS,
+        )
+      ) {
+        throw new ApiError(409, 'This request is being sent already. Wait for its outcome.');
+      }
+      const sent = await sendAgain(
+        row,
+        'resend',
+        { ...context, idempotencyKey: null },
+        lastAttemptOf(record),
+      );
       await repository.updateDelivery(requestId, {
         status: 'sent',
         state: 'sent',
@@ -444,8 +466,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           `A reminder can be sent from ${record.reminderDueAt}, ${reminderAfterDays} days after the last e-mail.`,
         );
       }
-      const seen = Math.max(0, ...(record.attempts ?? []).map((a) => a.attempt));
-      const sent = await sendAgain(row, 'reminder', context, seen);
+      const sent = await sendAgain(row, 'reminder', context, lastAttemptOf(record));
       return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
     },
 
