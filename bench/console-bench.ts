@@ -94,7 +94,14 @@ function brotliBytes(pathname: string, body: Buffer): number {
 function recordScripts(page: Page): ScriptLoad[] {
   const loads: ScriptLoad[] = [];
   page.on('response', (response) => {
+    // A redirect has no body; the script it leads to is a response of its own.
     if (response.request().resourceType() !== 'script') return;
+    if (response.status() >= 300 && response.status() < 400) {
+      process.stdout.write(
+        `  script redirected: ${response.url()} -> ${response.headers().location ?? '?'}\n`,
+      );
+      return;
+    }
     void response.body().then((body) => {
       const file = new URL(response.url()).pathname;
       loads.push({

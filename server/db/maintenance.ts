@@ -25,6 +25,7 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'document_chunks',
   'client_update_requests',
   'client_update_attempts',
+  'client_responses',
   'idempotency_keys',
   'sign_in_attempts',
   'relayed_client_update_requests',
@@ -37,9 +38,13 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'person_reviews',
   'notes',
   'gateway_notes',
+  'webhook_events',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
+/** Fails to compile when a table is added to the schema and not to the copy. */
+export const everyTableCopied: [Exclude<keyof Database, TableName>] extends [never] ? true : never =
+  true;
 
 /** Rows read and written per statement while copying; well under PostgreSQL's 65,535 parameters. */
 const COPY_BATCH_ROWS = 500;
