@@ -94,14 +94,8 @@ function brotliBytes(pathname: string, body: Buffer): number {
 function recordScripts(page: Page): ScriptLoad[] {
   const loads: ScriptLoad[] = [];
   page.on('response', (response) => {
-    // A redirect has no body; the script it leads to is a response of its own.
-    if (response.request().resourceType() !== 'script') return;
-    if (response.status() >= 300 && response.status() < 400) {
-      process.stdout.write(
-        `  script redirected: ${response.url()} -> ${response.headers().location ?? '?'}\n`,
-      );
-      return;
-    }
+    // A 304 (the browser revalidated its cached copy) has no body to measure.
+    if (response.request().resourceType() !== 'script' || response.status() === 304) return;
     void response.body().then((body) => {
       const file = new URL(response.url()).pathname;
       loads.push({
