@@ -37,6 +37,8 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'person_reviews',
   'notes',
   'gateway_notes',
+  'gateway_assignments',
+  'gateway_reviewers',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
