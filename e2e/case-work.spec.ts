@@ -154,7 +154,7 @@ test('the Entities page filters, sorts and counts, keeps it all on reload, and e
   expect(total).toBeGreaterThan(0);
   expect(total).toBeLessThanOrEqual(lowCount);
   await expect(range).toHaveText(`1–${Math.min(25, total)} of ${total.toLocaleString('en')}`);
-  await expect(page).toHaveURL(/sort=name&order=desc|order=desc&sort=name|sort=name.*order=desc/);
+  await expect(page).toHaveURL(/order=desc/);
   const names = await table.getByRole('link').allTextContents();
   const collator = new Intl.Collator('en', { sensitivity: 'base' });
   expect(collator.compare(names[0] ?? '', names.at(-1) ?? '')).toBeGreaterThanOrEqual(0);
