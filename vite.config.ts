@@ -124,6 +124,7 @@ export default defineConfig(({ command }) => ({
             'server/documents/*.test.ts',
             'server/client-updates/*.test.ts',
             'server/notes/*.test.ts',
+            'server/assignment/assignment-modes.test.ts',
             'server/audit/entity-activity.test.ts',
             'server/audit/refusal-matrix.test.ts',
             'server/http/openapi.test.ts',

@@ -24,6 +24,14 @@ export const assignmentSchema = z.object({
 export type Assignment = z.infer<typeof assignmentSchema>;
 export const assignmentResponseSchema = envelopeSchema(assignmentSchema);
 
+/** `GET /api/v2/entities/{id}/assignee`: who works on the entity (null: nobody). */
+export const entityAssigneeSchema = z.object({
+  entityId: z.string(),
+  assignedUser: z.string().nullable(),
+});
+export type EntityAssignee = z.infer<typeof entityAssigneeSchema>;
+export const entityAssigneeResponseSchema = envelopeSchema(entityAssigneeSchema);
+
 /** An account that can be assigned entities (an enabled reviewer): username and display name. */
 export const reviewerSchema = z.object({ username: z.string(), name: z.string() });
 export type Reviewer = z.infer<typeof reviewerSchema>;

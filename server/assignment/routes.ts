@@ -1,20 +1,37 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   assigneeInputSchema,
   assignmentResponseSchema,
+  entityAssigneeResponseSchema,
   reviewerListResponseSchema,
 } from '../../contract/assignment.ts';
 import { ACTORS, READERS } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { auditOf } from '../audit/audit-binding.ts';
+import { ApiError } from '../http/errors.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { assignmentRepository } from './repository.ts';
+import { assignmentRepository, type AssignmentStore } from './repository.ts';
 import { assignEntity } from './service.ts';
 
-/** Who works on an entity (docs/reviews.md, "Assignment"); embedded mode only. */
-export function registerAssignmentRoutes(app: FastifyInstance, services: AppServices): void {
+/** Gateway mode: assignments in the gateway's own database, of entities the identity service has. */
+export interface GatewayAssignmentOptions {
+  /** Throws 404 unless the identity service knows the entity. */
+  requireEntity: (request: FastifyRequest, id: string) => Promise<void>;
+}
+
+/**
+ * Who works on an entity (docs/reviews.md, "Assignment"). Embedded mode keeps it on the entity;
+ * the gateway registers the same routes over its own database (docs/gateway.md).
+ */
+export function registerAssignmentRoutes(
+  app: FastifyInstance,
+  services: Pick<AppServices, 'db'>,
+  gateway?: GatewayAssignmentOptions,
+): void {
+  const store: AssignmentStore = gateway ? 'gateway' : 'entities';
+  const repository = () => assignmentRepository(services.db, store);
   defineRoute(
     app,
     {
@@ -22,7 +39,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, services: AppServ
       url: '/reviewers',
       summary: 'Who can be assigned',
       description:
-        'Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette.',
+        'Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette. In gateway mode: everyone who has signed in through the gateway and is not an auditor there, named by username.',
       tag: 'Reviews',
       auth: 'caller',
       roles: READERS,
@@ -32,7 +49,34 @@ export function registerAssignmentRoutes(app: FastifyInstance, services: AppServ
         description: 'The assignable accounts',
       },
     },
-    () => assignmentRepository(services.db).reviewers(),
+    () => repository().reviewers(),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/:id/assignee',
+      summary: 'Who works on an entity',
+      description:
+        'The assignee alone, null while unassigned: in gateway mode the entity comes from the identity service, which knows nothing of assignments, so the console reads it here. 404 for an unknown entity.',
+      tag: 'Reviews',
+      auth: 'caller',
+      roles: READERS,
+      params: idParamsSchema,
+      response: {
+        status: 200,
+        schema: entityAssigneeResponseSchema,
+        description: 'The assignee now',
+      },
+      errors: [404],
+    },
+    async ({ params, request }) => {
+      await gateway?.requireEntity(request, params.id);
+      const current = await repository().assigneeOf(params.id);
+      if (!current) throw new ApiError(404, `No entity has the id ${params.id}.`);
+      return { entityId: params.id, assignedUser: current.assignee };
+    },
   );
 
   // Its own context so that the JSON-only hook touches no other route.
@@ -45,7 +89,7 @@ export function registerAssignmentRoutes(app: FastifyInstance, services: AppServ
         url: '/entities/:id/assignee',
         summary: 'Assign an entity to a reviewer',
         description:
-          '{ username }: an enabled reviewer account (compared ignoring case), or null to unassign. Any other account is 400 on username. The entity shows it as kycMetaData.assignedUser (absent while unassigned) and the review queue as assignedUser. Audited as entity.assign with the previous and new assignee.',
+          '{ username }: an enabled reviewer account (compared ignoring case), or null to unassign. Any other account is 400 on username. The entity shows it as kycMetaData.assignedUser (absent while unassigned) and the review queue as assignedUser; in gateway mode it is kept by the gateway and read with GET …/assignee. Audited as entity.assign with the previous and new assignee.',
         tag: 'Reviews',
         auth: 'caller',
         roles: ACTORS,
@@ -63,8 +107,16 @@ export function registerAssignmentRoutes(app: FastifyInstance, services: AppServ
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      ({ params, body, request }) =>
-        assignEntity(services.db, params.id, body.username, auditOf(request, 'entity.assign')),
+      async ({ params, body, request }) => {
+        await gateway?.requireEntity(request, params.id);
+        return assignEntity(
+          services.db,
+          params.id,
+          body.username,
+          auditOf(request, 'entity.assign'),
+          store,
+        );
+      },
     );
     done();
   });

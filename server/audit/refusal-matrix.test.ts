@@ -85,7 +85,6 @@ const CONTROLS: Record<string, { action: string; kinds: Kind[]; gateway?: false 
   'PUT /api/v2/entities/{id}/assignee': {
     action: 'entity.assign',
     kinds: ['unauthenticated', 'role'],
-    gateway: false,
   },
   'POST /api/v2/reviews/take-next': {
     action: 'entity.assign',

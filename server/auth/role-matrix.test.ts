@@ -54,8 +54,9 @@ const ROUTES: Record<string, { access: 'read' | 'act' | 'audit-log'; gateway?: f
   'GET /api/v2/reviews': { access: 'read', gateway: false },
   'GET /api/v2/entity-index': { access: 'read', gateway: false },
   'POST /api/v2/reviews/take-next': { access: 'act', gateway: false },
-  'PUT /api/v2/entities/{id}/assignee': { access: 'act', gateway: false },
-  'GET /api/v2/reviewers': { access: 'read', gateway: false },
+  'PUT /api/v2/entities/{id}/assignee': { access: 'act' },
+  'GET /api/v2/entities/{id}/assignee': { access: 'read' },
+  'GET /api/v2/reviewers': { access: 'read' },
   'GET /api/v2/stats': { access: 'read', gateway: false },
   'GET /api/v2/pending-verifications': { access: 'read', gateway: false },
   'GET /api/v2/entities/legal-entities/{id}/pending-verifications': {

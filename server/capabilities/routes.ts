@@ -14,7 +14,8 @@ function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
     documentDecisions: embedded,
     notes: true,
     auditTrail: true,
-    assignment: embedded,
+    // Kept by the gateway in its own database in gateway mode, as notes are.
+    assignment: true,
     waitingForMe: embedded,
     overview: embedded,
     entityIndex: embedded,

@@ -39,6 +39,8 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'notes',
   'gateway_notes',
   'webhook_events',
+  'gateway_assignments',
+  'gateway_reviewers',
 ] as const satisfies readonly (keyof Database)[];
 
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];

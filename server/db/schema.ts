@@ -392,6 +392,10 @@ export interface Database {
   person_reviews: PersonReviewTable;
   notes: NoteTable;
   gateway_notes: NoteTable;
+  /** Gateway mode: who works on an entity of the identity service (unassigned: no row). */
+  gateway_assignments: { entity_id: string; assignee: string; assigned_at: string };
+  /** Gateway mode: who has signed in here (by lower-cased name), so can be assigned. */
+  gateway_reviewers: { username_folded: string; username: string; last_sign_in: string };
   webhook_events: WebhookEventTable;
 }
 

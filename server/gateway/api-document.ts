@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Kysely, SqliteDialect } from 'kysely';
+import { registerAssignmentRoutes } from '../assignment/routes.ts';
 import { registerAuthRoutes } from '../auth/routes.ts';
 import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
 import { auditOf } from '../audit/audit-binding.ts';
@@ -43,6 +44,7 @@ export async function declareApiRoutesForDocument(config: Config): Promise<void>
         registerClientUpdateRoutes(v2, services);
         // The gateway keeps notes itself (local-notes.ts); decisions it does not offer.
         registerNoteRoutes(v2, services, auditOf);
+        registerAssignmentRoutes(v2, services);
         done();
       },
       { prefix: '/api/v2' },

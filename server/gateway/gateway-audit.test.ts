@@ -111,7 +111,7 @@ describe('gateway mode: the reviewer who signed in is the actor', () => {
         recordVerification: false,
         notes: true,
         auditTrail: true,
-        assignment: false,
+        assignment: true,
         waitingForMe: false,
         overview: false,
       },

@@ -7,12 +7,12 @@ import { newNoteSchema, noteListQuerySchema } from '../../contract/notes.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
-import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
+import { parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { addNote, notesPage } from '../notes/service.ts';
 import { isSafePathParameter } from './forward-target.ts';
 import type { Redactor } from './redaction.ts';
-import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
-import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
+import type { UpstreamClient } from './upstream-client.ts';
+import { upstreamEntityCheck } from './upstream-entity.ts';
 
 export interface LocalNotesOptions {
   upstream: { apiKey: string; apiKeyHeader: string };
@@ -34,36 +34,7 @@ const entityParamsSchema = z.object({ id: idSchema });
 export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOptions): void {
   const { upstream, db, client, redactor, requireValidToken, auditOf, now } = options;
 
-  /** Whether the identity service knows the id, as a legal entity or as a natural person. */
-  async function entityExistsUpstream(request: FastifyRequest, id: string): Promise<boolean> {
-    for (const collection of ['legal-entities', 'natural-persons']) {
-      let status: number;
-      try {
-        const response = await client.send({
-          method: 'GET',
-          path: `/api/v2/entities/${collection}/${encodeURIComponent(id)}`,
-          headers: {
-            accept: 'application/json',
-            [upstream.apiKeyHeader.toLowerCase()]: upstream.apiKey,
-          },
-        });
-        status = (await readJsonAnswer(response, redactor)).status;
-      } catch (error) {
-        throw apiErrorOfSendFailure(request, error);
-      }
-      if (status >= 200 && status < 300) return true;
-      if (status !== 404) {
-        throw apiErrorOf(new UpstreamFailure('unreadable', `entity check answered ${status}`));
-      }
-    }
-    return false;
-  }
-
-  async function requireEntity(request: FastifyRequest, id: string): Promise<void> {
-    if (!(await entityExistsUpstream(request, id))) {
-      throw new ApiError(404, `No entity has the id ${id}.`);
-    }
-  }
+  const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
 
   void app.register((scope, _options, done) => {
     // As on forwarded routes: an unusable id is 404 before anything reaches the identity service.

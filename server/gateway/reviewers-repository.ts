@@ -18,6 +18,15 @@ export function reviewersRepository(db: Db) {
             conflict.column('token_hash').doUpdateSet({ username, expires_at: expiresAtMs }),
           )
           .execute();
+        // Whoever has signed in here can be assigned entities (server/assignment, gateway store).
+        const lastSignIn = new Date(nowMs).toISOString();
+        await trx
+          .insertInto('gateway_reviewers')
+          .values({ username_folded: username.toLowerCase(), username, last_sign_in: lastSignIn })
+          .onConflict((conflict) =>
+            conflict.column('username_folded').doUpdateSet({ username, last_sign_in: lastSignIn }),
+          )
+          .execute();
       });
     },
 

@@ -19,11 +19,13 @@ import { readWithinLimit } from '../http/body-limit.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
-import { isOriginForm, v2TargetOf } from './forward-target.ts';
+import { isOriginForm, isSafePathParameter, v2TargetOf } from './forward-target.ts';
 import { createRedactor } from './redaction.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
 import { registerLocalNotes } from './local-notes.ts';
+import { upstreamEntityCheck } from './upstream-entity.ts';
+import { registerAssignmentRoutes } from '../assignment/routes.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
 import { tokenHashOf, ValidTokenCache, type TokenHolder } from './token-cache.ts';
@@ -64,7 +66,7 @@ export async function registerGateway(
 }
 
 /**
- * Gateway mode: its own records only for client updates and notes (local-client-updates.ts, local-notes.ts). Sign-in and token checks go to the identity service as they
+ * Gateway mode: its own records only for client updates, notes and assignments (local-client-updates.ts, local-notes.ts, server/assignment). Sign-in and token checks go to the identity service as they
  * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
@@ -385,6 +387,22 @@ function registerGatewayRoutes(
     now,
   });
   registerWebhooks(app, { secrets: config.webhookSecrets, db, now });
+  // Assignment: the embedded routes over the gateway's own table, of entities the service knows.
+  const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
+  void app.register(
+    (local, _options, done) => {
+      // As on forwarded routes: an unusable id is 404 before anything reaches the identity service.
+      local.addHook('onRequest', async (request, reply) => {
+        const { id } = request.params as { id?: string };
+        if (id !== undefined && !isSafePathParameter(id)) return sendPathNotFound(request, reply);
+        await requireCallerToken(request, reply);
+        return undefined;
+      });
+      registerAssignmentRoutes(local, { db }, { requireEntity });
+      done();
+    },
+    { prefix: '/api/v2' },
+  );
   registerLocalNotes(app, {
     upstream,
     db,

@@ -277,7 +277,7 @@ test('the audit log is offered to auditors only, the review queue only where it 
             documentDecisions: false,
             notes: true,
             auditTrail: true,
-            assignment: false,
+            assignment: true,
             waitingForMe: false,
             overview: false,
             entityIndex: false,

@@ -36,6 +36,7 @@ import type { entityIndexResponseSchema } from '../../contract/entity-index.ts';
 import type { reviewQueueResponseSchema, takeNextResponseSchema } from '../../contract/reviews.ts';
 import type {
   assignmentResponseSchema,
+  entityAssigneeResponseSchema,
   reviewerListResponseSchema,
 } from '../../contract/assignment.ts';
 import type { statsResponseSchema } from '../../contract/stats.ts';
@@ -71,6 +72,7 @@ export interface ApiBodies {
   'GET /api/v2/entity-index': z.input<typeof entityIndexResponseSchema>;
   'POST /api/v2/reviews/take-next': z.input<typeof takeNextResponseSchema>;
   'PUT /api/v2/entities/:id/assignee': z.input<typeof assignmentResponseSchema>;
+  'GET /api/v2/entities/:id/assignee': z.input<typeof entityAssigneeResponseSchema>;
   'GET /api/v2/reviewers': z.input<typeof reviewerListResponseSchema>;
   'GET /api/v2/stats': z.input<typeof statsResponseSchema>;
   'GET /api/v2/pending-verifications': z.input<typeof waitingDecisionsPageSchema>;

@@ -31,6 +31,7 @@ import * as migration0029 from './0029_entity_index_orders.ts';
 import * as migration0030 from './0030_list_records_after_name_order.ts';
 import * as migration0031 from './0031_client_portal.ts';
 import * as migration0032 from './0032_client_update_attempts.ts';
+import * as migration0034 from './0034_gateway_assignments.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -70,4 +71,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0030_list_records_after_name_order', migration0030],
   ['0031_client_portal', migration0031],
   ['0032_client_update_attempts', migration0032],
+  ['0034_gateway_assignments', migration0034],
 ];

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
+import { assigneeQueries } from '../../features/assignment/api/assignee-queries.ts';
 import { AssigneeControl } from '../../features/assignment/components/assignee-control.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
@@ -45,6 +46,9 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
   const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
   const entity = legalEntity.data ?? naturalPerson.data;
+  // The gateway keeps assignments itself: the identity service's entity knows nothing of them.
+  const keptByGateway = capabilities?.mode === 'gateway' && features?.assignment === true;
+  const gatewayAssignee = useQuery({ ...assigneeQueries.of(id), enabled: keptByGateway });
   const entityName = entity
     ? entity.type === 'Legal Entity'
       ? entity.corporateInformation.companyName
@@ -80,7 +84,7 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
               variant="page"
               entityId={entity.id}
               entityName={entityName}
-              assignedUser={entity.kycMetaData?.assignedUser}
+              assignedUser={keptByGateway ? gatewayAssignee.data : entity.kycMetaData?.assignedUser}
               username={capabilities.account.username}
               onAssigned={refreshEntity}
               readOnly={!canAct}
