@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -66,6 +67,9 @@ export default defineConfig(({ command }) => ({
     proxy: { '/api': apiTarget, '/healthz': apiTarget },
   },
   test: {
+    // Vitest's default, one worker per core but one, is a single worker on CI's two cores; the
+    // server files mostly wait (PostgreSQL, sockets, child processes), so two share them well.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Vitest 4 runs every project; the console's tests use jsdom, the server's a real Node + SQLite.
     projects: [
       {
