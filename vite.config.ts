@@ -53,6 +53,17 @@ const reactRouterProduction = path.join(
   'dist/production/index.mjs',
 );
 
+/**
+ * Vitest's default, one worker per core but one, is a single worker on CI's two cores. The server
+ * files mostly wait (PostgreSQL, sockets, child processes), so they run two at a time at least;
+ * the console's jsdom files are CPU-bound with 5 s timeouts, and keep the default.
+ */
+const serverTestWorkers = {
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // Projects with their own worker count run as a group of their own: after the console's.
+  sequence: { groupOrder: 1 },
+};
+
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
 export default defineConfig(({ command }) => ({
@@ -67,9 +78,6 @@ export default defineConfig(({ command }) => ({
     proxy: { '/api': apiTarget, '/healthz': apiTarget },
   },
   test: {
-    // Vitest's default, one worker per core but one, is a single worker on CI's two cores; the
-    // server files mostly wait (PostgreSQL, sockets, child processes), so two share them well.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     // Vitest 4 runs every project; the console's tests use jsdom, the server's a real Node + SQLite.
     projects: [
       {
@@ -86,6 +94,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server',
           environment: 'node',
+          ...serverTestWorkers,
           include: ['server/**/*.test.ts'],
           globals: true,
           testTimeout: 20_000,
@@ -98,6 +107,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server-postgres',
           environment: 'node',
+          ...serverTestWorkers,
           include: ['server/**/*.test.ts'],
           exclude: [
             // SQLite's own files, pragmas and FTS5 plans; their PostgreSQL counterparts are below.
@@ -123,6 +133,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server-gateway',
           environment: 'node',
+          ...serverTestWorkers,
           include: [
             'server/entities/*.test.ts',
             'server/documents/*.test.ts',
