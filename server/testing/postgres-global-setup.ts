@@ -21,9 +21,9 @@ declare module 'vitest' {
  * it (`CREATE DATABASE … TEMPLATE`, a fraction of a second) instead of running every migration.
  */
 export default async function setup(project: TestProject) {
-  const given = process.env.DATABASE_URL;
-  const server = given !== undefined && given !== '' ? undefined : await startThrowawayPostgres();
-  const serverUrl = server?.url ?? (given as string);
+  const given = process.env.DATABASE_URL ?? '';
+  const server = given === '' ? await startThrowawayPostgres() : undefined;
+  const serverUrl = server?.url ?? given;
   const templateUrl = await createTestDatabase(serverUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-pg-template-'));
   try {
