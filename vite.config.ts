@@ -59,7 +59,9 @@ const reactRouterProduction = path.join(
  * the console's jsdom files are CPU-bound with 5 s timeouts, and keep the default.
  */
 const serverTestWorkers = {
-  maxWorkers: Math.max(2, os.availableParallelism() - 1),
+  // A project's own count wins over `--maxWorkers`: KYC_SERVER_TEST_WORKERS=1 runs them one at a time.
+  maxWorkers:
+    Number(process.env.KYC_SERVER_TEST_WORKERS) || Math.max(2, os.availableParallelism() - 1),
   // Projects with their own worker count run as a group of their own: after the console's.
   sequence: { groupOrder: 1 },
 };
