@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -52,6 +53,19 @@ const reactRouterProduction = path.join(
   'dist/production/index.mjs',
 );
 
+/**
+ * Vitest's default, one worker per core but one, is a single worker on CI's two cores. The server
+ * files mostly wait (PostgreSQL, sockets, child processes), so they run two at a time at least;
+ * the console's jsdom files are CPU-bound with 5 s timeouts, and keep the default.
+ */
+const serverTestWorkers = {
+  // A project's own count wins over `--maxWorkers`: KYC_SERVER_TEST_WORKERS=1 runs them one at a time.
+  maxWorkers:
+    Number(process.env.KYC_SERVER_TEST_WORKERS) || Math.max(2, os.availableParallelism() - 1),
+  // Projects with their own worker count run as a group of their own: after the console's.
+  sequence: { groupOrder: 1 },
+};
+
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
 export default defineConfig(({ command }) => ({
@@ -82,6 +96,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server',
           environment: 'node',
+          ...serverTestWorkers,
           include: ['server/**/*.test.ts'],
           globals: true,
           testTimeout: 20_000,
@@ -94,6 +109,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server-postgres',
           environment: 'node',
+          ...serverTestWorkers,
           include: ['server/**/*.test.ts'],
           exclude: [
             // SQLite's own files, pragmas and FTS5 plans; their PostgreSQL counterparts are below.
@@ -119,6 +135,7 @@ export default defineConfig(({ command }) => ({
         test: {
           name: 'server-gateway',
           environment: 'node',
+          ...serverTestWorkers,
           include: [
             'server/entities/*.test.ts',
             'server/documents/*.test.ts',

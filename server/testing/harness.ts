@@ -33,6 +33,17 @@ export async function newTestDatabaseUrl(): Promise<string | undefined> {
   return testEngine === 'postgres' ? createTestDatabase(inject('postgresServerUrl')) : undefined;
 }
 
+/**
+ * A fresh PostgreSQL database already at the newest schema (a copy of the run's migrated template)
+ * when the engine under test is PostgreSQL; undefined for SQLite. The database a test server
+ * starts on unless the test gives one; the migrations themselves are tested from empty databases.
+ */
+async function newMigratedTestDatabaseUrl(): Promise<string | undefined> {
+  return testEngine === 'postgres'
+    ? createTestDatabase(inject('postgresServerUrl'), inject('postgresMigratedTemplate'))
+    : undefined;
+}
+
 /** Drops a database from newTestDatabaseUrl. */
 export async function dropTestDatabaseUrl(databaseUrl: string | undefined): Promise<void> {
   if (databaseUrl !== undefined) await dropTestDatabase(databaseUrl);
@@ -82,7 +93,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const mode = options.mode ?? testMode;
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-test-')));
-  const databaseUrl = options.databaseUrl ?? (await newTestDatabaseUrl());
+  const databaseUrl = options.databaseUrl ?? (await newMigratedTestDatabaseUrl());
   const databaseEnv: Record<string, string> = databaseUrl
     ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: TEST_DOCUMENT_KEY }
     : {};

@@ -91,13 +91,23 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   };
 }
 
-/** A new empty database on the server at `serverUrl`; its URL. */
-export async function createTestDatabase(serverUrl: string): Promise<string> {
+/**
+ * A new database on the server at `serverUrl`, its URL: empty, or a copy of the database named
+ * `template` (which nothing may be connected to while it is copied).
+ */
+export async function createTestDatabase(serverUrl: string, template?: string): Promise<string> {
   const name = `kyc_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  if (template !== undefined && !/^[a-z0-9_]+$/.test(template)) {
+    throw new Error(`not a test database name: ${template}`);
+  }
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`create database ${name}`);
+    await client.query(
+      template === undefined
+        ? `create database ${name}`
+        : `create database ${name} template ${template}`,
+    );
   } finally {
     await client.end();
   }
