@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  clientResponseResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
 } from '../../../../contract/client-updates.ts';
@@ -38,6 +39,16 @@ export const clientUpdateQueries = {
         apiRequest(
           `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests`,
           { schema: clientUpdateHistoryResponseSchema, signal },
+        ).then((envelope) => envelope.data),
+    }),
+  /** A client's answer to one request: its documents and contact corrections (404 until it came). */
+  response: (entityId: string, requestId: string) =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'response', entityId, requestId] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(
+          `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests/${encodeURIComponent(requestId)}/response`,
+          { schema: clientResponseResponseSchema, signal },
         ).then((envelope) => envelope.data),
     }),
   /** IDs of the natural persons whose last name holds `lastName` (the natural-person search). */
