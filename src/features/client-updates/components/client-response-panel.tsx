@@ -399,8 +399,9 @@ function MarkReviewed({
   ].filter((part): part is string => Boolean(part));
 
   function review() {
-    markReviewed.mutate(record.requestId, {
-      onSuccess: () => {
+    // mutateAsync, not mutate's callbacks: the refetched history unmounts this card before they run.
+    markReviewed.mutateAsync(record.requestId).then(
+      () => {
         notifications.show({
           color: 'green',
           title: 'Response reviewed',
@@ -408,7 +409,9 @@ function MarkReviewed({
         });
         void onChanged();
       },
-    });
+      // Shown through markReviewed.error below.
+      () => undefined,
+    );
   }
 
   return (
