@@ -64,7 +64,13 @@ function answer(overrides: Partial<ClientResponse> = {}): ClientResponse {
 
 /** The history and the response as the server holds them; the test changes them through the routes. */
 function serve(response: ClientResponse | null, history: ClientUpdateRecord[] = [submitted]) {
-  const state = { response, history: [...history], contactCalls: [] as unknown[], reviewed: 0 };
+  const state = {
+    response,
+    history: [...history],
+    contactCalls: [] as unknown[],
+    reviewed: 0,
+    failing: false,
+  };
   server.use(
     apiHandler('GET /api/v2/client-update-configs', () =>
       envelope([
@@ -83,7 +89,12 @@ function serve(response: ClientResponse | null, history: ClientUpdateRecord[] = 
     ),
     apiHandler(
       'GET /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/response',
-      () => (state.response ? envelope(state.response) : apiError(404, 'No answer yet.')),
+      () =>
+        state.failing
+          ? apiError(500, 'The server could not answer.')
+          : state.response
+            ? envelope(state.response)
+            : apiError(404, 'The client has not answered this request.'),
     ),
     apiHandler(
       'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review',
@@ -272,11 +283,12 @@ test('shows nothing without a submitted answer, and an error with a retry when t
   expect(screen.queryByRole('region', { name: 'Client response' })).not.toBeInTheDocument();
   first.unmount();
 
-  const state = serve(null);
+  const state = serve(answer({ contact: [] }));
+  state.failing = true;
   const { user } = renderPanel();
   const panel = await screen.findByRole('region', { name: 'Client response' });
   expect(await within(panel).findByText("The client's response could not be loaded")).toBeVisible();
-  state.response = answer({ contact: [] });
+  state.failing = false;
   await user.click(within(panel).getByRole('button', { name: /Try again|Retry/ }));
   expect(await within(panel).findByText('passport.pdf')).toBeVisible();
   expect(
@@ -284,8 +296,11 @@ test('shows nothing without a submitted answer, and an error with a retry when t
   ).not.toBeInTheDocument();
 });
 
-test('an answer with nothing to review here (a webhook in gateway mode) says so', async () => {
-  serve(answer({ contact: [], documents: [] }));
+test.each([
+  ['an empty answer', answer({ contact: [], documents: [] })],
+  ['no portal answer (404: a webhook in gateway mode)', null],
+])('%s says there is nothing to review here, and Mark reviewed stays', async (_, response) => {
+  serve(response);
   renderPanel();
   const panel = await screen.findByRole('region', { name: 'Client response' });
   expect(

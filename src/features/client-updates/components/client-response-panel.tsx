@@ -139,8 +139,11 @@ function ResponseBody({
   readOnly,
   renderDocumentDecision,
   onChanged,
-}: Omit<ClientResponsePanelProps, 'entityId'> & { response: ClientResponse; entityId: string }) {
-  if (response.documents.length === 0 && response.contact.length === 0) {
+}: Omit<ClientResponsePanelProps, 'entityId'> & {
+  response: ClientResponse | null;
+  entityId: string;
+}) {
+  if (!response || (response.documents.length === 0 && response.contact.length === 0)) {
     return (
       <Text size="sm" c="dimmed">
         The answer holds no documents or contact corrections to review here.
