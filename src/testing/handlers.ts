@@ -26,6 +26,7 @@ import {
   VENDOR_IDS,
 } from '../../contract/testing/vendor-samples.ts';
 import type {
+  clientResponseResponseSchema,
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
@@ -91,6 +92,12 @@ export interface ApiBodies {
   >;
   'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/review': z.input<
     typeof clientUpdateRecordResponseSchema
+  >;
+  'GET /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/response': z.input<
+    typeof clientResponseResponseSchema
+  >;
+  'POST /api/v2/entities/legal-entities/:id/client-update-requests/:requestId/response/contact': z.input<
+    typeof clientResponseResponseSchema
   >;
   'POST /api/v2/entities/legal-entities/:id/verifications': z.input<
     typeof recordedVerificationResponseSchema

@@ -6,8 +6,14 @@ import { AssigneeControl } from '../../features/assignment/components/assignee-c
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { EntityActivity } from '../../features/audit/components/entity-activity.tsx';
 import { capabilityQueries } from '../../features/capabilities/api/capabilities-queries.ts';
+import { clientUpdateQueries } from '../../features/client-updates/api/client-update-queries.ts';
+import { ClientResponsePanel } from '../../features/client-updates/components/client-response-panel.tsx';
 import { ClientUpdatePanel } from '../../features/client-updates/components/client-update-panel.tsx';
 import { ReviewDecisionPanel } from '../../features/decisions/components/review-decision-panel.tsx';
+import {
+  DecisionControls,
+  DecisionSummary,
+} from '../../features/documents/components/document-decision.tsx';
 import { DocumentsSection } from '../../features/documents/components/documents-section.tsx';
 import { entityQueries } from '../../lib/entity-queries.ts';
 import {
@@ -42,6 +48,12 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
       queryClient.invalidateQueries({ queryKey: reviewQueries.all() }),
       refreshActivity(),
     ]);
+  // A client's answer changes its documents, the contact's record and the request history too.
+  const refreshResponse = () =>
+    Promise.all([
+      refreshEntity(),
+      queryClient.invalidateQueries({ queryKey: clientUpdateQueries.all() }),
+    ]);
   const { legalEntity, naturalPerson } = useEntityLookup(id, type);
   // Deferred as the page's details are (EntityDetailPage), so both appear in one commit.
   const entityShown = useDeferredValue(legalEntity.isSuccess || naturalPerson.isSuccess);
@@ -66,7 +78,7 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
         <DocumentsSection
           listQuery={entityQueries.documents(entityId)}
           documentQuery={entityQueries.document}
-          onDecided={features?.documentDecisions && canAct ? refreshEntity : undefined}
+          onDecided={features?.documentDecisions && canAct ? refreshResponse : undefined}
         />
       )}
       renderClientUpdates={(entity) => (
@@ -76,9 +88,25 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
           canResend={capabilities?.mode === 'embedded'}
         />
       )}
-      // Under the page's header (its way back first), then who works on it, then the decision.
+      // Under the page's header (its way back first): a client's answer waiting for review, then who
+      // works on it, then the decision.
       renderReview={(entity) => (
         <>
+          {entity.type === 'Legal Entity' ? (
+            <ClientResponsePanel
+              entityId={entity.id}
+              readOnly={!canAct}
+              onChanged={refreshResponse}
+              renderDocumentDecision={(document) => (
+                <>
+                  <DecisionSummary document={document} />
+                  {features?.documentDecisions && canAct ? (
+                    <DecisionControls document={document} onDecided={refreshResponse} />
+                  ) : null}
+                </>
+              )}
+            />
+          ) : null}
           {features?.assignment && capabilities ? (
             <AssigneeControl
               variant="page"

@@ -1,13 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  clientResponseResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
+  type ClientResponse,
 } from '../../../../contract/client-updates.ts';
 import {
   naturalPersonResponseSchema,
   searchResponseSchema,
 } from '../../../../contract/entities.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 
 /** Queries of the client-update panel: e-mail configurations, past requests, and recipients. */
 export const clientUpdateQueries = {
@@ -39,6 +41,25 @@ export const clientUpdateQueries = {
           `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests`,
           { schema: clientUpdateHistoryResponseSchema, signal },
         ).then((envelope) => envelope.data),
+    }),
+  /**
+   * A client's answer to one request: its documents and contact corrections; null where the server
+   * holds none for a submitted request (a gateway's webhook brings no portal answer: 404).
+   */
+  response: (entityId: string, requestId: string) =>
+    queryOptions({
+      queryKey: [...clientUpdateQueries.all(), 'response', entityId, requestId] as const,
+      queryFn: ({ signal }): Promise<ClientResponse | null> =>
+        apiRequest(
+          `/api/v2/entities/legal-entities/${encodeURIComponent(entityId)}/client-update-requests/${encodeURIComponent(requestId)}/response`,
+          { schema: clientResponseResponseSchema, signal },
+        ).then(
+          (envelope) => envelope.data,
+          (error: unknown) => {
+            if (error instanceof ApiError && error.status === 404) return null;
+            throw error;
+          },
+        ),
     }),
   /** IDs of the natural persons whose last name holds `lastName` (the natural-person search). */
   peopleNamed: (lastName: string) =>

@@ -24,7 +24,6 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { clientUpdateQueries } from '../api/client-update-queries.ts';
 import { useRemindClientUpdate } from '../api/use-remind-client-update.ts';
 import { useResendClientUpdate } from '../api/use-resend-client-update.ts';
-import { useMarkResponseReviewed } from '../api/use-mark-response-reviewed.ts';
 import { mailFailureMessage } from '../mail-failure.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
 import { AttemptList } from './attempt-list.tsx';
@@ -113,24 +112,6 @@ function UpdateHistory({
 }) {
   const history = useQuery(clientUpdateQueries.history(entityId));
   const resend = useResendClientUpdate(entityId);
-  const markReviewed = useMarkResponseReviewed(entityId);
-  const [reviewFailure, setReviewFailure] = useState<string | null>(null);
-
-  function review(requestId: string) {
-    setReviewFailure(null);
-    markReviewed.mutate(requestId, {
-      onSuccess: () => {
-        notifications.show({
-          color: 'green',
-          title: 'Response reviewed',
-          message: 'The update request is closed.',
-        });
-      },
-      onError: (error) => {
-        setReviewFailure(error.message);
-      },
-    });
-  }
   const [retrying, setRetrying] = useState<string | null>(null);
   const [retryFailure, setRetryFailure] = useState<string | null>(null);
   const remind = useRemindClientUpdate(entityId);
@@ -225,11 +206,6 @@ function UpdateHistory({
   }
   return (
     <Stack gap="xs">
-      {reviewFailure && (
-        <Alert color="red" variant="light" title="The response was not marked reviewed">
-          {reviewFailure}
-        </Alert>
-      )}
       {remindFailure && (
         <Alert color="red" variant="light" title="The reminder was not sent">
           {remindFailure}
@@ -247,10 +223,8 @@ function UpdateHistory({
           onRetry: canResend ? () => void retry(record.requestId) : undefined,
           retrying: retrying === record.requestId,
           retryDisabled: retrying !== null,
-          onReview: readOnly ? undefined : () => review(record.requestId),
           onRemind: canResend ? () => sendReminder(record) : undefined,
           reminding: remind.isPending && remind.variables.requestId === record.requestId,
-          reviewing: markReviewed.isPending && markReviewed.variables === record.requestId,
         }))}
       />
     </Stack>
@@ -266,9 +240,6 @@ interface HistoryItem {
   onRetry: (() => void) | undefined;
   retrying: boolean;
   retryDisabled: boolean;
-  /** Offered on a submitted response to a reviewer who may act. */
-  onReview: (() => void) | undefined;
-  reviewing: boolean;
   /** Offered once the request has waited REMINDER_AFTER_DAYS unanswered (embedded mode). */
   onRemind: (() => void) | undefined;
   reminding: boolean;
@@ -365,16 +336,7 @@ function RecipientCell({
 }
 
 /** The request's state with its times, and what a reviewer can do about it. */
-function StateCell({
-  record,
-  onRetry,
-  retrying,
-  retryDisabled,
-  onReview,
-  reviewing,
-  onRemind,
-  reminding,
-}: HistoryItem) {
+function StateCell({ record, onRetry, retrying, retryDisabled, onRemind, reminding }: HistoryItem) {
   const sent = record.status === 'sent';
   const badge = STATE_BADGES[record.state];
   return (
@@ -383,19 +345,6 @@ function StateCell({
         {badge.label}
       </Badge>
       <StateTimes record={record} />
-      {record.state === 'submitted' && onReview && (
-        <Button
-          size="compact-xs"
-          variant="light"
-          mt={4}
-          display="block"
-          onClick={onReview}
-          loading={reviewing}
-          aria-label={`Mark the response of ${record.recipientEmail} reviewed`}
-        >
-          Mark reviewed
-        </Button>
-      )}
       <AttemptList attempts={record.attempts ?? []} />
       {onRemind && record.reminderDueAt && <Reminder {...{ record, onRemind, reminding }} />}
       {!sent && (
