@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import type { COUNTRY_CODES } from '../contract/countries.ts';
 import { legalEntityPayload } from '../server/testing/test-payloads.ts';
 import { demoToken } from './api.ts';
 import { expect, signIn, test, type KycServer } from './fixtures.ts';
@@ -24,7 +25,7 @@ function createAccount(kyc: KycServer, username: string): { username: string; pa
 async function createOverdueQueue(
   request: APIRequestContext,
   kyc: KycServer,
-  country: string,
+  country: (typeof COUNTRY_CODES)[number],
 ): Promise<string[]> {
   const token = await demoToken(request, kyc);
   const ids: string[] = [];
