@@ -156,9 +156,14 @@ test('the Entities page filters, sorts and counts, keeps it all on reload, and e
   expect(total).toBeLessThanOrEqual(lowCount);
   await expect(range).toHaveText(`1–${Math.min(25, total)} of ${total.toLocaleString('en')}`);
   await expect(page).toHaveURL(/order=desc/);
-  const names = await table.getByRole('link').allTextContents();
+  // The previous page stays on screen until the new order arrives: wait for it.
   const collator = new Intl.Collator('en', { sensitivity: 'base' });
-  expect(collator.compare(names[0] ?? '', names.at(-1) ?? '')).toBeGreaterThanOrEqual(0);
+  await expect
+    .poll(async () => {
+      const names = await table.getByRole('link').allTextContents();
+      return collator.compare(names[0] ?? '', names.at(-1) ?? '');
+    })
+    .toBeGreaterThan(0);
 
   // The address keeps the view: a reload shows the same filter, order and total.
   await page.reload();

@@ -103,15 +103,19 @@ export function QueueBulkActions({
           items={open.items}
           onClose={() => {
             setOpen(null);
-            if (refused !== null) select(refused);
+            if (refused !== null) {
+              select(refused);
+              // Refreshed once the outcome is read: rows assigned away leave the window, and with
+              // the last selected row this panel and its dialog would go too.
+              void onChanged();
+            }
             setRefused(null);
           }}
-          onFinished={async (outcomes) => {
+          onFinished={(outcomes) => {
             // Only the refused rows stay selected, so they can be tried again.
             setRefused(
               outcomes.filter((outcome) => outcome.error).map((outcome) => outcome.item.entityId),
             );
-            await onChanged();
           }}
         />
       ) : null}
@@ -128,7 +132,7 @@ function BulkDialog({
   kind: BulkKind;
   items: ReviewItem[];
   onClose: () => void;
-  onFinished: (outcomes: BulkOutcome[]) => Promise<unknown>;
+  onFinished: (outcomes: BulkOutcome[]) => void;
 }) {
   const [reviewer, setReviewer] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -155,7 +159,7 @@ function BulkDialog({
     );
     setRunning(false);
     setOutcomes(done);
-    await onFinished(done);
+    onFinished(done);
   }
 
   const title = kind === 'assign' ? `Assign ${noun}` : `Add a note to ${noun}`;

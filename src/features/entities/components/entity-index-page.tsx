@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type SyntheticEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 import { CsvExportButton } from '../../../components/csv-export-button.tsx';
@@ -58,10 +58,18 @@ function useIndexView() {
   const location = useLocation();
   const view = useMemo(() => indexViewFromSearchParams(searchParams), [searchParams]);
   const at = positionOf(searchParams);
+  // The view last asked for: a change made while the previous navigation is still pending
+  // (route loaders run first) builds on it instead of undoing it.
+  const requested = useRef(searchParams);
+  useEffect(() => {
+    requested.current = searchParams;
+  }, [searchParams]);
   /** A new filter or order starts again at the first page. */
   const update = (changes: Partial<EntityIndexView>) => {
-    const { cursor: _cursor, ...rest } = { ...view, ...changes };
-    setSearchParams(searchParamsFromIndexView(rest));
+    const latest = indexViewFromSearchParams(requested.current);
+    const { cursor: _cursor, ...rest } = { ...latest, ...changes };
+    requested.current = searchParamsFromIndexView(rest);
+    setSearchParams(requested.current);
   };
   const goTo = (cursor: string, position: number) => {
     const next = searchParamsFromIndexView({ ...view, cursor });
