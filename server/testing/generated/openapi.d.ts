@@ -483,10 +483,34 @@ export interface paths {
     };
     /**
      * Who can be assigned
-     * @description Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette.
+     * @description Every enabled reviewer account (auditors only read, so are never assigned), by display name: the choices of the assign control, bulk assign and the palette. In gateway mode: everyone who has signed in through the gateway and is not an auditor there, named by username.
      */
     get: operations['getReviewers'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/{id}/assignee': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who works on an entity
+     * @description The assignee alone, null while unassigned: in gateway mode the entity comes from the identity service, which knows nothing of assignments, so the console reads it here. 404 for an unknown entity.
+     */
+    get: operations['getEntitiesByIdAssignee'];
+    /**
+     * Assign an entity to a reviewer
+     * @description { username }: an enabled reviewer account (compared ignoring case), or null to unassign. Any other account is 400 on username. The entity shows it as kycMetaData.assignedUser (absent while unassigned) and the review queue as assignedUser; in gateway mode it is kept by the gateway and read with GET …/assignee. Audited as entity.assign with the previous and new assignee.
+     */
+    put: operations['putEntitiesByIdAssignee'];
     post?: never;
     delete?: never;
     options?: never;
@@ -660,26 +684,6 @@ export interface paths {
      * @description Assigns the soonest-due unassigned entity of the queue to the caller and answers its queue item. The optional body holds the queue's filters: due (default all), status, country, riskLevel, type. Concurrent calls never hand out the same entity. 404 when no unassigned entity is left. Audited as entity.assign.
      */
     post: operations['postReviewsTakeNext'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/{id}/assignee': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Assign an entity to a reviewer
-     * @description { username }: an enabled reviewer account (compared ignoring case), or null to unassign. Any other account is 400 on username. The entity shows it as kycMetaData.assignedUser (absent while unassigned) and the review queue as assignedUser. Audited as entity.assign with the previous and new assignee.
-     */
-    put: operations['putEntitiesByIdAssignee'];
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -4451,6 +4455,192 @@ export interface operations {
       };
     };
   };
+  getEntitiesByIdAssignee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The assignee now */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              entityId: string;
+              assignedUser: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  putEntitiesByIdAssignee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          username: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The assignee now, and before */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              entityId: string;
+              assignedUser: string | null;
+              previous: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getStats: {
     parameters: {
       query?: never;
@@ -6131,116 +6321,6 @@ export interface operations {
               nextReviewDate: string | null;
               assignedUser?: string | null;
               cursor: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  putEntitiesByIdAssignee: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          username: string | null;
-        };
-      };
-    };
-    responses: {
-      /** @description The assignee now, and before */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              entityId: string;
-              assignedUser: string | null;
-              previous: string | null;
             };
           };
         };
