@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { EntityListQuery } from '../../../contract/entities.ts';
-import { insertLegalEntity, insertNaturalPerson } from '../../testing/fixtures.ts';
-import { startTestServer, type TestServer } from '../../testing/harness.ts';
-import { assembleEntities } from './assemble.ts';
-import { createListPositions } from './list-positions.ts';
-import { rebuildListRecords } from './list-records.ts';
-import { listPage } from './list-page.ts';
-import { legalEntityPayload, postLegalEntity } from '../../testing/test-payloads.ts';
-import { testPdf } from '../../testing/document-files.ts';
+import type { EntityListQuery } from '../../contract/entities.ts';
+import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
+import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { assembleEntities } from './read-model/assemble.ts';
+import { createListPositions } from './read-model/list-positions.ts';
+import { rebuildListRecords } from './read-model/list-records.ts';
+import { listPage } from './read-model/list-page.ts';
+import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
+import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;
 const db = () => server.app.services.db;
