@@ -10,7 +10,7 @@ import { phoneProblemOf } from '../../contract/phone.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository, type NewDocument } from '../documents/repository.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { ApiError } from '../http/errors.ts';
 import type { AppServices } from '../services.ts';
 import { PORTAL_TOKEN_PATTERN, hashPortalToken } from './portal-token.ts';

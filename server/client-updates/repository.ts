@@ -9,7 +9,7 @@ import type {
   ClientUpdateConfigTable,
   ClientUpdateRequestTable,
 } from '../db/schema.ts';
-import { phoneSearchDigits } from '../entities/phone-search.ts';
+import { phoneSearchDigits } from '../entities/read-model/phone-search.ts';
 
 export type ClientUpdateConfigRow = Selectable<ClientUpdateConfigTable>;
 export type ClientUpdateRequestRow = Selectable<ClientUpdateRequestTable> & {

@@ -20,19 +20,19 @@ import {
   foldForSearch,
   normalisedRegistrationNumber,
 } from '../../contract/search-text.ts';
-import { entityDerivedData } from '../entities/derived-data-repository.ts';
-import { phoneQuery, phoneSearchDigits } from '../entities/phone-search.ts';
+import { entityDerivedData } from '../entities/read-model/derived-data-repository.ts';
+import { phoneQuery, phoneSearchDigits } from '../entities/read-model/phone-search.ts';
+import { rebuildDerivedData } from '../entities/read-model/derived-data.ts';
 import {
-  entitiesRepository,
   legalEntitySearchQuery,
-  namesInListOrderQuery,
   naturalPersonSearchQuery,
-} from '../entities/repository.ts';
+  readModelRepository,
+} from '../entities/read-model/repository.ts';
+import { namesInListOrderQuery } from '../entities/read-model/sqlite/repository.ts';
 import { createGenerator, type SeedRows } from '../seed/generators.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
-import { rebuildDerivedData } from './derived-data.ts';
 import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -277,7 +277,7 @@ describe('0022_accent_folded_search', () => {
   });
 
   it('searches find the rewritten names on every path, and by phone', async () => {
-    const repository = entitiesRepository(db);
+    const repository = readModelRepository(db);
     for (const plan of ['best', 'walk'] as const) {
       // Runs of four, trigrams, one and two characters (the n-gram paths), typographic apostrophe.
       for (const text of ['etoile', 'ETOILE AERO', "o'connor", 'lodz', 'aer', 'ae', 'ø']) {

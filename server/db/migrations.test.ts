@@ -7,13 +7,13 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { foldForSearch } from '../../contract/search-text.ts';
 import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
-import { entityDerivedData } from '../entities/derived-data-repository.ts';
-import { entitiesRepository, legalEntitySearchQuery } from '../entities/repository.ts';
+import { entityDerivedData } from '../entities/read-model/derived-data-repository.ts';
+import { pendingDerivedData, rebuildDerivedData } from '../entities/read-model/derived-data.ts';
+import { legalEntitySearchQuery, readModelRepository } from '../entities/read-model/repository.ts';
 import { insertLegalEntity, storedDocumentBytes } from '../testing/fixtures.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import { openDatabase } from './database.ts';
-import { pendingDerivedData, rebuildDerivedData } from './derived-data.ts';
 import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 
@@ -235,7 +235,7 @@ describe('0006_search_fold', () => {
         created_at: '2024-03-01T00:00:00.000Z',
       });
 
-      const repository = entitiesRepository(db);
+      const repository = readModelRepository(db);
       for (const plan of ['best', 'walk'] as const) {
         for (const [text, id] of [
           ['école österreich', ecole],

@@ -9,11 +9,11 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { currentVerificationOf } from '../../contract/current-verification.ts';
 import { KYC_STATUSES } from '../../contract/entities.ts';
-import { entityDerivedData } from '../entities/derived-data-repository.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { entityDerivedData } from '../entities/read-model/derived-data-repository.ts';
+import { rebuildDerivedData } from '../entities/read-model/derived-data.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { insertLegalEntity } from '../testing/fixtures.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
-import { rebuildDerivedData } from './derived-data.ts';
 import { migrateToLatest, migrationProvider } from './migrate.ts';
 import type { Database } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import type { RiskLevelChange, RiskLevelChanged } from '../../contract/decisions.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { kycMetaDataOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
 import { decisionsRepository } from './repository.ts';

@@ -19,7 +19,7 @@ import type { VerificationRow } from '../db/schema.ts';
 import { documentMetadataOf } from '../documents/mappers.ts';
 import { documentsRepository } from '../documents/repository.ts';
 import { entitiesRepository } from '../entities/repository.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { datedVerificationOf, kycMetaDataOf, verificationOf } from '../entities/mappers.ts';
 import { ApiError } from '../http/errors.ts';
 import { Refusal } from '../http/refusal.ts';

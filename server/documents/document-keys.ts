@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../db/database.ts';
 import { ensurePrivateDirectory, restrictFile } from '../db/data-dir.ts';
-import { rebuildListRecords } from '../entities/list-records.ts';
+import { rebuildListRecords } from '../entities/read-model/list-records.ts';
 import type { Config } from '../env.ts';
 import {
   describeKeys,

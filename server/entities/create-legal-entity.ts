@@ -16,7 +16,7 @@ import { documentsRepository, type NewDocument } from '../documents/repository.t
 import { ApiError } from '../http/errors.ts';
 import type { AppServices } from '../services.ts';
 import { entitiesRepository, type NewLegalEntity } from './repository.ts';
-import { refreshListRecords } from './list-records.ts';
+import { refreshListRecords } from './read-model/list-records.ts';
 import { getLegalEntity } from './service.ts';
 
 export const CREATED_STATUS = 201;

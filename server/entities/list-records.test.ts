@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import type { EntityListQuery } from '../../contract/entities.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { assembleEntities } from './assemble.ts';
-import { createListPositions } from './list-positions.ts';
-import { rebuildListRecords } from './list-records.ts';
-import { listEntitiesJson } from './service.ts';
+import { assembleEntities } from './read-model/assemble.ts';
+import { createListPositions } from './read-model/list-positions.ts';
+import { rebuildListRecords } from './read-model/list-records.ts';
+import { listPage } from './read-model/list-page.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { testPdf } from '../testing/document-files.ts';
 
@@ -121,7 +121,7 @@ describe('entity list records (migration 0013)', () => {
         for (const descending of [false, true]) {
           for (const start of [0, 3, 10, 25]) {
             const query = listQuery({ ...flags, type, descending, start });
-            expect(String(await listEntitiesJson(db(), query))).toBe(await assembledPage(query));
+            expect(String(await listPage(db(), query))).toBe(await assembledPage(query));
           }
         }
       }
@@ -130,13 +130,13 @@ describe('entity list records (migration 0013)', () => {
 
   it('are rebuilt in list order and give the same pages as without them', async () => {
     const query = listQuery({ limit: 100 });
-    const without = String(await listEntitiesJson(db(), query));
+    const without = String(await listPage(db(), query));
     expect(await rebuildListRecords(db())).toBe(4);
     expect(await recordCount()).toBe(28);
     expect(await rebuildListRecords(db())).toBe(0);
-    expect(String(await listEntitiesJson(db(), query))).toBe(without);
+    expect(String(await listPage(db(), query))).toBe(without);
     await db().deleteFrom('entity_list_records').execute();
-    expect(String(await listEntitiesJson(db(), query))).toBe(without);
+    expect(String(await listPage(db(), query))).toBe(without);
     expect(await rebuildListRecords(db())).toBe(28);
   });
 
@@ -231,12 +231,12 @@ describe('entity list records (migration 0013)', () => {
       await write();
       for (const id of ids) expect(await hasRecord(id), `${change}: after`).toBe(false);
       const query = listQuery({ limit: 100 });
-      expect(String(await listEntitiesJson(db(), query)), change).toBe(await assembledPage(query));
+      expect(String(await listPage(db(), query)), change).toBe(await assembledPage(query));
     }
     await rebuildListRecords(db());
     const query = listQuery({ limit: 100 });
-    expect(String(await listEntitiesJson(db(), query))).toBe(await assembledPage(query));
-    expect(String(await listEntitiesJson(db(), query))).toContain('"firstName":"Renamed"');
+    expect(String(await listPage(db(), query))).toBe(await assembledPage(query));
+    expect(String(await listPage(db(), query))).toContain('"firstName":"Renamed"');
   });
 
   it('leave with their entity', async () => {
@@ -262,7 +262,7 @@ describe('entity list records (migration 0013)', () => {
         for (const start of [...order, ...order]) {
           const query = listQuery({ type, descending, start, limit: 3 });
           const at = positions.at('one version', `${type} ${String(descending)}`);
-          expect(String(await listEntitiesJson(db(), query, at))).toBe(await assembledPage(query));
+          expect(String(await listPage(db(), query, at))).toBe(await assembledPage(query));
         }
       }
     }
@@ -271,12 +271,12 @@ describe('entity list records (migration 0013)', () => {
   it('known positions are forgotten when the database version moves', async () => {
     const positions = createListPositions();
     const query = listQuery({ start: 20, limit: 3 });
-    await listEntitiesJson(db(), query, positions.at('before', 'all asc'));
+    await listPage(db(), query, positions.at('before', 'all asc'));
     expect(positions.at('before', 'all asc').nearest(20)?.position).toBe(20);
     await insertNaturalPerson(db(), {});
     await sql`select 1`.execute(db());
     expect(positions.at('after', 'all asc').nearest(20)).toBeUndefined();
-    expect(String(await listEntitiesJson(db(), query, positions.at('after', 'all asc')))).toBe(
+    expect(String(await listPage(db(), query, positions.at('after', 'all asc')))).toBe(
       await assembledPage(query),
     );
   });

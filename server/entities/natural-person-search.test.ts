@@ -10,12 +10,8 @@ import type { SeedRows } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
-import {
-  entitiesRepository,
-  lateNameCount,
-  MAX_SEARCH_RESULTS,
-  renumberNameOrder,
-} from './repository.ts';
+import { MAX_SEARCH_RESULTS } from './read-model/dialect.ts';
+import { lateNameCount, readModelRepository, renumberNameOrder } from './read-model/repository.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 
 let server: TestServer;
@@ -284,7 +280,7 @@ describe('natural-person name search: index path and LIKE fallback', () => {
     addPerson(rows, { first: 'Other', last: 'Weissmuller' });
     await insert(rows);
 
-    const repository = entitiesRepository(server.app.services.db);
+    const repository = readModelRepository(server.app.services.db);
     for (const fragment of ['weißmüller', 'SSMÜ', 'ß']) {
       const expected = fragment === 'ß' ? [ids.zoe, ids.hans, ...marked] : marked;
       const byIndex = await repository.searchNaturalPersons({ lastNameContains: fragment });

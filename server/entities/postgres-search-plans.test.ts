@@ -8,13 +8,12 @@ import { openDatabase, type Db } from '../db/database.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
+import { MAX_SEARCH_RESULTS, type SearchPlan } from './read-model/dialect.ts';
 import {
-  entitiesRepository,
   legalEntitySearchQuery,
-  MAX_SEARCH_RESULTS,
   naturalPersonSearchQuery,
-  type SearchPlan,
-} from './repository.ts';
+  readModelRepository,
+} from './read-model/repository.ts';
 
 let dataDir: string;
 let databaseUrl: string | undefined;
@@ -104,7 +103,7 @@ describe.runIf(testEngine === 'postgres')('PostgreSQL: fragments too short for a
   });
 
   it('both plans give the same answers, as many as LIKE finds up to the cap', async () => {
-    const repository = entitiesRepository(db);
+    const repository = readModelRepository(db);
     const { rare, common } = rareAndCommon(companyNames);
     for (const fragment of [rare, common, 'ß', 'zz']) {
       const best = await repository.searchLegalEntities({ companyNameContains: fragment });

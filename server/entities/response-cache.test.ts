@@ -7,7 +7,7 @@ import {
 } from '../../contract/entities.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { createResponseCache } from './response-cache.ts';
+import { createResponseCache } from './read-model/response-cache.ts';
 import { legalEntityPayload, postLegalEntity, uniqueSuffix } from '../testing/test-payloads.ts';
 
 let server: TestServer;

@@ -25,17 +25,12 @@ import {
   createLegalEntity,
   requestHashOf,
 } from './create-legal-entity.ts';
-import { MAX_SEARCH_RESULTS } from './repository.ts';
-import { createListPositions } from './list-positions.ts';
-import { createResponseCache, sendCachedEnvelope } from './response-cache.ts';
-import {
-  getLegalEntity,
-  getNaturalPerson,
-  listEntitiesJson,
-  listOrderOf,
-  searchLegalEntities,
-  searchNaturalPersons,
-} from './service.ts';
+import { MAX_SEARCH_RESULTS } from './read-model/dialect.ts';
+import { listOrderOf, listPage } from './read-model/list-page.ts';
+import { createListPositions } from './read-model/list-positions.ts';
+import { createResponseCache, sendCachedEnvelope } from './read-model/response-cache.ts';
+import { search } from './read-model/search.ts';
+import { getLegalEntity, getNaturalPerson } from './service.ts';
 
 /**
  * Room for four 10 MB documents in base64 plus the rest of the payload; twenty such documents
@@ -85,7 +80,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     },
     ({ query, reply }) =>
       sendCachedEnvelope(reply, cache, `list ${JSON.stringify(query)}`, (version) =>
-        listEntitiesJson(db, query, positions.at(version, listOrderOf(query))),
+        listPage(db, query, positions.at(version, listOrderOf(query))),
       ),
   );
 
@@ -113,7 +108,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     },
     ({ query, reply }) =>
       sendCachedEnvelope(reply, cache, `search ${JSON.stringify(query)}`, () =>
-        searchLegalEntities(db, query),
+        search(db, { type: 'legal-entities', query }),
       ),
   );
 
@@ -162,7 +157,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     },
     ({ query, reply }) =>
       sendCachedEnvelope(reply, cache, `person-search ${JSON.stringify(query)}`, () =>
-        searchNaturalPersons(db, query),
+        search(db, { type: 'natural-persons', query }),
       ),
   );
 

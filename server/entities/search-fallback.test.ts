@@ -3,8 +3,9 @@ import { foldForSearch } from '../../contract/search-text.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
-import { entitiesRepository, lateNameCount, MAX_SEARCH_RESULTS } from './repository.ts';
-import { keepNamesInListOrder } from './service.ts';
+import { MAX_SEARCH_RESULTS } from './read-model/dialect.ts';
+import { lateNameCount, readModelRepository } from './read-model/repository.ts';
+import { keepNamesInListOrder } from './read-model/search.ts';
 import { uniqueSuffix } from '../testing/test-payloads.ts';
 
 let server: TestServer;
@@ -90,7 +91,7 @@ describe('companyName search: index path and LIKE fallback', () => {
       expect(await lateNameCount(db, 'company')).toSatisfy((now: number) =>
         renumbered ? now === 0 : now > 100,
       );
-      const repository = entitiesRepository(server.app.services.db);
+      const repository = readModelRepository(server.app.services.db);
       const fragments = [
         marker.slice(1).toUpperCase(),
         sampleName.slice(2, 8),
@@ -121,7 +122,7 @@ describe('companyName search: index path and LIKE fallback', () => {
   );
 
   it('give identical answers combined with another parameter', async () => {
-    const repository = entitiesRepository(server.app.services.db);
+    const repository = readModelRepository(server.app.services.db);
     const [first] = await expected(marker);
     const row = await server.app.services.db
       .selectFrom('legal_entities')

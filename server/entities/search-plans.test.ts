@@ -4,14 +4,14 @@ import path from 'node:path';
 import { openDatabase } from '../db/database.ts';
 import type { Db } from '../db/database.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
-import { phoneQuery } from './phone-search.ts';
+import { phoneQuery } from './read-model/phone-search.ts';
 import {
   legalEntitySearchQuery,
-  namesInListOrderQuery,
   naturalPersonSearchQuery,
   type LegalEntitySearch,
   type NaturalPersonSearch,
-} from './repository.ts';
+} from './read-model/repository.ts';
+import { namesInListOrderQuery } from './read-model/sqlite/repository.ts';
 
 let dataDir: string;
 let db: Db;

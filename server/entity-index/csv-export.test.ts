@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
-import { withEntitySearchColumns, withNaturalPersonSearchColumns } from '../entities/repository.ts';
+import {
+  withEntitySearchColumns,
+  withNaturalPersonSearchColumns,
+} from '../entities/read-model/search-columns.ts';
 import { insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 

@@ -13,7 +13,7 @@ import {
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
   withNaturalPersonSearchColumns,
-} from '../entities/repository.ts';
+} from '../entities/read-model/search-columns.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 
 let server: TestServer;

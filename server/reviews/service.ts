@@ -9,7 +9,7 @@ import {
 import { isoDateSchema } from '../../contract/common.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { csvLine } from '../http/csv.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {

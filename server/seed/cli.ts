@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
-import { rebuildListRecords } from '../entities/list-records.ts';
-import { renumberNameOrder } from '../entities/repository.ts';
+import { rebuildListRecords } from '../entities/read-model/list-records.ts';
+import { renumberNameOrder } from '../entities/read-model/repository.ts';
 import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import { createGenerator, type SeedRows } from './generators.ts';

@@ -1,6 +1,6 @@
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { prepareAccount } from '../auth/accounts.ts';
-import { renumberNameOrder } from '../entities/repository.ts';
+import { renumberNameOrder } from '../entities/read-model/repository.ts';
 import type { AppServices } from '../services.ts';
 import { createGenerator } from './generators.ts';
 import { seedRepository } from './seed-repository.ts';

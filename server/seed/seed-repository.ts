@@ -5,7 +5,7 @@ import {
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
   withNaturalPersonSearchColumns,
-} from '../entities/repository.ts';
+} from '../entities/read-model/search-columns.ts';
 import type { SeedRows } from './generators.ts';
 
 /** Rows per INSERT: well under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */

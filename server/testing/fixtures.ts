@@ -9,7 +9,7 @@ import {
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
   withNaturalPersonSearchColumns,
-} from '../entities/repository.ts';
+} from '../entities/read-model/search-columns.ts';
 
 type Executor = Db | Transaction<Database>;
 

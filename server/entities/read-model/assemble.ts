@@ -1,10 +1,10 @@
-import type { DocumentMetadata, Entity, LinkedEntity } from '../../contract/entities.ts';
-import type { Db } from '../db/database.ts';
-import type { EntityRow } from '../db/schema.ts';
-import { documentMetadataOf } from '../documents/mappers.ts';
-import { documentsRepository } from '../documents/repository.ts';
-import { legalEntityOf, naturalPersonOf, verificationOf } from './mappers.ts';
-import { entitiesRepository } from './repository.ts';
+import type { DocumentMetadata, Entity, LinkedEntity } from '../../../contract/entities.ts';
+import type { Db } from '../../db/database.ts';
+import type { EntityRow } from '../../db/schema.ts';
+import { documentMetadataOf } from '../../documents/mappers.ts';
+import { documentsRepository } from '../../documents/repository.ts';
+import { legalEntityOf, naturalPersonOf, verificationOf } from '../mappers.ts';
+import { entitiesRepository } from '../repository.ts';
 
 /** Which relations to load besides the ones every entity carries. */
 export interface Relations {

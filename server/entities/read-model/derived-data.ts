@@ -1,5 +1,5 @@
-import type { Db } from './database.ts';
-import { engineOf } from './engine.ts';
+import type { Db } from '../../db/database.ts';
+import { readModelDialectOf } from './repository.ts';
 
 /**
  * Derived data a migration may ask to have rebuilt (migrations/helpers/0015-derived-data.ts), in
@@ -17,9 +17,9 @@ export const DERIVED_DATA = [
 export type DerivedData = (typeof DERIVED_DATA)[number];
 
 /**
- * How each kind of derived data is rebuilt with the code of the day, given by the caller (the
- * entities resource) so that db/ imports none; each returns how many rows it changed if it counts
- * them, and must be idempotent: a start stopped halfway runs it again.
+ * How each kind of derived data is rebuilt with the code of the day (`entityDerivedData`; tests
+ * pass their own); each returns how many rows it changed if it counts them, and must be
+ * idempotent: a start stopped halfway runs it again.
  */
 export type DerivedDataRebuilders = Record<DerivedData, (db: Db) => Promise<number | undefined>>;
 
@@ -69,9 +69,7 @@ export async function rebuildDerivedData(
         .select('value')
         .where('key', '=', requestKey(derivedData));
       // SQLite's BEGIN IMMEDIATE already holds the write lock; PostgreSQL locks the one row.
-      const request = await (
-        engineOf(trx) === 'postgres' ? claim.forUpdate() : claim
-      ).executeTakeFirst();
+      const request = await readModelDialectOf(trx).lockingRow(claim).executeTakeFirst();
       if (!request) return undefined;
       const changed = await rebuilders[derivedData](trx);
       await trx.deleteFrom('app_settings').where('key', '=', requestKey(derivedData)).execute();

@@ -2,15 +2,14 @@ import { sql } from 'kysely';
 import {
   currentVerificationOf,
   type DatedVerification,
-} from '../../contract/current-verification.ts';
-import { PRIMARY_CONTACT } from '../../contract/entities.ts';
-import { foldForSearch } from '../../contract/search-text.ts';
-import type { Db } from '../db/database.ts';
-import type { DerivedDataRebuilders } from '../db/derived-data.ts';
-import { engineOf } from '../db/engine.ts';
+} from '../../../contract/current-verification.ts';
+import { PRIMARY_CONTACT } from '../../../contract/entities.ts';
+import { foldForSearch } from '../../../contract/search-text.ts';
+import type { Db } from '../../db/database.ts';
+import type { DerivedDataRebuilders } from './derived-data.ts';
 import { rebuildListRecords, refreshListRecords } from './list-records.ts';
 import { phoneSearchDigits } from './phone-search.ts';
-import { renumberNameOrder } from './repository.ts';
+import { readModelDialectOf, renumberNameOrder } from './repository.ts';
 
 /**
  * How the start-up step (db/derived-data.ts) rebuilds what migrations ask for, with today's code:
@@ -40,7 +39,6 @@ const ROWS_PER_UPDATE = 500;
  * indexes follow through their triggers. Returns how many rows changed.
  */
 export async function recomputeSearchColumns(db: Db): Promise<number> {
-  const postgres = engineOf(db) === 'postgres';
   const folded = (
     table: string,
     key: string,
@@ -123,34 +121,7 @@ export async function recomputeSearchColumns(db: Db): Promise<number> {
   );
   const changed = external + companies + people + companyPhones + personPhones;
 
-  if (postgres) {
-    await sql`analyze legal_entities, natural_persons`.execute(db);
-    return changed;
-  }
-  // The triggers left the rewritten names in new segments of each index: merged, as a renumbering does.
-  for (const [rewritten, indexes] of [
-    [
-      companies,
-      [
-        'legal_entity_name_order_fts',
-        'legal_entity_name_order_grams',
-        'legal_entity_name_order_quadgrams',
-      ],
-    ],
-    [
-      people,
-      [
-        'natural_person_name_order_fts',
-        'natural_person_name_order_grams',
-        'natural_person_name_order_quadgrams',
-      ],
-    ],
-  ] as const) {
-    if (rewritten === 0) continue;
-    for (const index of indexes) {
-      await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('optimize')`.execute(db);
-    }
-  }
+  await readModelDialectOf(db).afterSearchColumnsRewritten(db, { companies, people });
   return changed;
 }
 

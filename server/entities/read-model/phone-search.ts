@@ -1,5 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/min';
-import { digitsOnly } from '../../contract/identifiers.ts';
+import { digitsOnly } from '../../../contract/identifiers.ts';
 
 /** A stored phone number's digits as search compares them. */
 export interface PhoneSearchDigits {

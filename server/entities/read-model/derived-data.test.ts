@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { entityDerivedData } from '../entities/derived-data-repository.ts';
-import { insertLegalEntity } from '../testing/fixtures.ts';
+import { entityDerivedData } from './derived-data-repository.ts';
+import { insertLegalEntity } from '../../testing/fixtures.ts';
 import {
   dropTestDatabaseUrl,
   newTestDatabaseUrl,
   startTestServer,
   testEngine,
-} from '../testing/harness.ts';
-import { type Db, openDatabase } from './database.ts';
+} from '../../testing/harness.ts';
+import { type Db, openDatabase } from '../../db/database.ts';
 import {
   DERIVED_DATA,
   type DerivedData,

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { Db } from '../db/database.ts';
-import { createVersionedCache } from '../db/versioned-cache.ts';
+import type { Db } from '../../db/database.ts';
+import { createVersionedCache } from '../../db/versioned-cache.ts';
 
 export interface ResponseCacheLimits {
   entries: number;
