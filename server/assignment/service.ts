@@ -1,7 +1,7 @@
 import type { Assignment } from '../../contract/assignment.ts';
 import type { Db } from '../db/database.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
-import { refreshListRecords } from '../entities/list-records.ts';
+import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { ApiError } from '../http/errors.ts';
 import { assignmentRepository, type AssignmentStore } from './repository.ts';
 

@@ -1,2 +1,0 @@
-// server/assignment/ imports the refresh from here; it moves with that folder's next change.
-export { refreshListRecords } from './read-model/list-records.ts';
