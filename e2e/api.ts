@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import type { KycServer } from './fixtures.ts';
 
@@ -22,4 +24,20 @@ export async function apiData<T>(
   });
   if (!response.ok()) throw new Error(`${path} answered ${response.status()}`);
   return ((await response.json()) as { data: T }).data;
+}
+
+/** A second reviewer account, made as an operator makes one: with the admin CLI. */
+export function createAccount(
+  kyc: KycServer,
+  username: string,
+): { username: string; password: string } {
+  const output = execFileSync(
+    path.resolve('node_modules/.bin/tsx'),
+    ['server/admin/cli.ts', 'account:create', username, '--json'],
+    { env: { ...process.env, DATA_DIR: kyc.dataDir }, encoding: 'utf8' },
+  );
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
+    username: string;
+    password: string;
+  };
 }

@@ -1,25 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { COUNTRY_CODES } from '../contract/countries.ts';
 import { legalEntityPayload } from '../server/testing/test-payloads.ts';
-import { demoToken } from './api.ts';
+import { createAccount, demoToken } from './api.ts';
 import { expect, signIn, test, type KycServer } from './fixtures.ts';
 import { recordOutcome } from './review-actions.ts';
-
-/** A second reviewer account, made as an operator makes one: with the admin CLI. */
-function createAccount(kyc: KycServer, username: string): { username: string; password: string } {
-  const output = execFileSync(
-    path.resolve('node_modules/.bin/tsx'),
-    ['server/admin/cli.ts', 'account:create', username, '--json'],
-    { env: { ...process.env, DATA_DIR: kyc.dataDir }, encoding: 'utf8' },
-  );
-  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
-    username: string;
-    password: string;
-  };
-}
 
 /** Ten overdue Low-risk companies in a country the demo data has none of: a queue of their own. */
 async function createOverdueQueue(

@@ -1,26 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { apiData } from './api.ts';
-import { expect, signIn, test, type KycServer } from './fixtures.ts';
+import { apiData, createAccount } from './api.ts';
+import { expect, signIn, test } from './fixtures.ts';
 import { dismissNotification, recordOutcome } from './review-actions.ts';
 
 interface ListedLegalEntity {
   id: string;
   kycMetaData: { riskLevel: string; kycStatus: string };
   supportingDocuments?: { documentId: string; fileName: string; documentApproved: boolean }[];
-}
-
-/** A second reviewer account, made as an operator makes one: with the admin CLI. */
-function createAccount(kyc: KycServer, username: string): { username: string; password: string } {
-  const output = execFileSync(
-    path.resolve('node_modules/.bin/tsx'),
-    ['server/admin/cli.ts', 'account:create', username, '--json'],
-    { env: { ...process.env, DATA_DIR: kyc.dataDir }, encoding: 'utf8' },
-  );
-  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
-    username: string;
-    password: string;
-  };
 }
 
 test('a reviewer records an outcome, leaves a note and approves a document; a High-risk acceptance needs a second reviewer', async ({

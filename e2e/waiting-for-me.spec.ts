@@ -1,26 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Locator } from '@playwright/test';
-import { apiData } from './api.ts';
-import { expect, signIn, test, type KycServer } from './fixtures.ts';
+import { apiData, createAccount } from './api.ts';
+import { expect, signIn, test } from './fixtures.ts';
 import { dismissNotification, recordOutcome } from './review-actions.ts';
 
 interface ListedLegalEntity {
   id: string;
   kycMetaData: { riskLevel: string; kycStatus: string };
-}
-
-/** A second reviewer account, made as an operator makes one: with the admin CLI. */
-function createAccount(kyc: KycServer, username: string): { username: string; password: string } {
-  const output = execFileSync(
-    path.resolve('node_modules/.bin/tsx'),
-    ['server/admin/cli.ts', 'account:create', username, '--json'],
-    { env: { ...process.env, DATA_DIR: kyc.dataDir }, encoding: 'utf8' },
-  );
-  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as {
-    username: string;
-    password: string;
-  };
 }
 
 /** The number in the navigation's "Waiting for me (N)" link; 0 when it shows none. */
