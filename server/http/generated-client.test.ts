@@ -387,6 +387,10 @@ test('a generated client calls every operation, and every answer matches its doc
     }),
     200,
   );
+  await expectStatus(
+    reviewer.GET('/api/v2/entities/{id}/assignee', { params: { path: { id: entityId } } }),
+    200,
+  );
 
   // Decisions: a High-risk acceptance is held, confirmed by a second reviewer; a High-risk
   // person's acceptance is held and rejected; a Medium risk lowered applies at once, a High one
