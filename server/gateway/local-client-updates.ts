@@ -17,8 +17,8 @@ import { errorEnvelopeSchema, idSchema } from '../../contract/common.ts';
 import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../env.ts';
-import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
-import { isSafePathParameter } from './forward-target.ts';
+import { ApiError, parseOrThrow } from '../http/errors.ts';
+import { guardLocalRoutes } from './local-route-guard.ts';
 import type { Redactor } from './redaction.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
 import { gatewayRecordsRepository, type RelayedClientUpdateRow } from './repository.ts';
@@ -148,14 +148,7 @@ export function registerLocalClientUpdates(
     `/api/v2/entities/legal-entities/${encodeURIComponent(id)}`;
 
   void app.register((scope, _options, done) => {
-    // As on forwarded routes: an unusable id is 404 before anything reaches the identity service,
-    // the token check included.
-    scope.addHook('onRequest', async (request, reply) => {
-      const { id } = request.params as { id?: string };
-      if (id !== undefined && !isSafePathParameter(id)) return sendPathNotFound(request, reply);
-      await requireValidToken(request, reply);
-      return undefined;
-    });
+    guardLocalRoutes(scope, requireValidToken);
 
     scope.get('/api/v2/client-update-configs', async () => {
       const rows = await repository.listConfigs();

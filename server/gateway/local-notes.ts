@@ -7,18 +7,14 @@ import { newNoteSchema, noteListQuerySchema } from '../../contract/notes.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import type { AuditInTransaction } from '../audit/audit-trail.ts';
-import { parseOrThrow, sendPathNotFound } from '../http/errors.ts';
+import { parseOrThrow } from '../http/errors.ts';
 import { addNote, notesPage } from '../notes/service.ts';
-import { isSafePathParameter } from './forward-target.ts';
-import type { Redactor } from './redaction.ts';
-import type { UpstreamClient } from './upstream-client.ts';
-import { upstreamEntityCheck } from './upstream-entity.ts';
+import { guardLocalRoutes } from './local-route-guard.ts';
 
 export interface LocalNotesOptions {
-  upstream: { apiKey: string; apiKeyHeader: string };
   db: Db;
-  client: UpstreamClient;
-  redactor: Redactor;
+  /** Throws 404 unless the identity service knows the entity (upstream-entity.ts). */
+  requireEntity: (request: FastifyRequest, id: string) => Promise<void>;
   requireValidToken: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Binds a request to the audit trail; the reviewer is the one named in the caller's JWT. */
   auditOf: (request: FastifyRequest, action: string) => AuditInTransaction;
@@ -32,18 +28,10 @@ const entityParamsSchema = z.object({ id: idSchema });
  * (`gateway_notes`) as client-update history is; the entity must exist upstream (404 otherwise).
  */
 export function registerLocalNotes(app: FastifyInstance, options: LocalNotesOptions): void {
-  const { upstream, db, client, redactor, requireValidToken, auditOf, now } = options;
-
-  const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
+  const { db, requireEntity, requireValidToken, auditOf, now } = options;
 
   void app.register((scope, _options, done) => {
-    // As on forwarded routes: an unusable id is 404 before anything reaches the identity service.
-    scope.addHook('onRequest', async (request, reply) => {
-      const { id } = request.params as { id?: string };
-      if (id !== undefined && !isSafePathParameter(id)) return sendPathNotFound(request, reply);
-      await requireValidToken(request, reply);
-      return undefined;
-    });
+    guardLocalRoutes(scope, requireValidToken);
 
     scope.get('/api/v2/entities/:id/notes', async (request) => {
       const { id } = parseOrThrow(entityParamsSchema, request.params, 'path parameter');

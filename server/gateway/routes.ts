@@ -19,7 +19,8 @@ import { readWithinLimit } from '../http/body-limit.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
 import { declareApiRoutesForDocument } from './api-document.ts';
-import { isOriginForm, isSafePathParameter, v2TargetOf } from './forward-target.ts';
+import { isOriginForm, v2TargetOf } from './forward-target.ts';
+import { guardLocalRoutes } from './local-route-guard.ts';
 import { createRedactor } from './redaction.ts';
 import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
@@ -387,27 +388,20 @@ function registerGatewayRoutes(
     now,
   });
   registerWebhooks(app, { secrets: config.webhookSecrets, db, now });
-  // Assignment: the embedded routes over the gateway's own table, of entities the service knows.
+  // Notes and assignment: the gateway's own records, of entities the identity service knows.
   const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
+  // Assignment: the embedded routes over the gateway's own table.
   void app.register(
     (local, _options, done) => {
-      // As on forwarded routes: an unusable id is 404 before anything reaches the identity service.
-      local.addHook('onRequest', async (request, reply) => {
-        const { id } = request.params as { id?: string };
-        if (id !== undefined && !isSafePathParameter(id)) return sendPathNotFound(request, reply);
-        await requireCallerToken(request, reply);
-        return undefined;
-      });
+      guardLocalRoutes(local, requireCallerToken);
       registerAssignmentRoutes(local, { db }, { requireEntity });
       done();
     },
     { prefix: '/api/v2' },
   );
   registerLocalNotes(app, {
-    upstream,
     db,
-    client,
-    redactor,
+    requireEntity,
     requireValidToken: requireCallerToken,
     auditOf,
     now,
