@@ -135,7 +135,6 @@ async function main() {
         );
         postgres.server.ratios.uncachedListVsLimit =
           limit && listMiss ? round2(listMiss.requestsPerSecond / limit.requestsPerSecond) : null;
-        save();
         record.postgresVsSqlite = Object.fromEntries(
           postgres.server.results.map((row) => {
             const same = sqlite.results.find((other) => other.name === row.name);
@@ -153,6 +152,7 @@ async function main() {
             ];
           }),
         );
+        save();
       }
     }
     if (parts.has('server') && scale !== undefined && record.server) {
