@@ -28,6 +28,7 @@ import { registerDocumentRoutes } from './documents/routes.ts';
 import { rebuildDerivedData } from './entities/read-model/derived-data.ts';
 import { entityDerivedData } from './entities/read-model/derived-data-repository.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
+import { localEntitySource } from './entities/entity-source.ts';
 import { keepNamesInListOrder } from './entities/read-model/search.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
@@ -41,7 +42,7 @@ import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
-import { registerNoteRoutes } from './notes/routes.ts';
+import { notesPlugin } from './notes/routes.ts';
 import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import { registerStatsRoutes } from './stats/routes.ts';
@@ -162,6 +163,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
 
   registerOpenApiRoutes(app);
   registerPortalRoutes(app, services);
+  const entities = localEntitySource(db);
 
   await app.register(
     (api, _options, done) => {
@@ -193,7 +195,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       registerAssignmentRoutes(v2, services);
       registerStatsRoutes(v2, services);
       registerDecisionRoutes(v2, services, { auditOf });
-      registerNoteRoutes(v2, services, auditOf);
+      void v2.register(notesPlugin, { entities, db, table: 'notes', now });
       done();
     },
     { prefix: '/api/v2' },

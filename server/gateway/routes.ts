@@ -22,10 +22,10 @@ import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { guardLocalRoutes } from './local-route-guard.ts';
 import { createRedactor } from './redaction.ts';
-import { auditOf } from '../audit/audit-binding.ts';
 import { registerLocalClientUpdates } from './local-client-updates.ts';
-import { registerLocalNotes } from './local-notes.ts';
-import { upstreamEntityCheck } from './upstream-entity.ts';
+import { requireEntity } from '../entities/entity-source.ts';
+import { notesPlugin } from '../notes/routes.ts';
+import { upstreamEntitySource } from './upstream-entity.ts';
 import { registerAssignmentRoutes } from '../assignment/routes.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
@@ -67,7 +67,7 @@ export async function registerGateway(
 }
 
 /**
- * Gateway mode: its own records only for client updates, notes and assignments (local-client-updates.ts, local-notes.ts, server/assignment). Sign-in and token checks go to the identity service as they
+ * Gateway mode: its own records only for client updates, notes and assignments (local-client-updates.ts, server/notes, server/assignment). Sign-in and token checks go to the identity service as they
  * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
@@ -388,24 +388,22 @@ function registerGatewayRoutes(
     now,
   });
   registerWebhooks(app, { secrets: config.webhookSecrets, db, now });
-  // Notes and assignment: the gateway's own records, of entities the identity service knows.
-  const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
-  // Assignment: the embedded routes over the gateway's own table.
+  // Notes and assignment: the embedded routes over the gateway's own tables, of entities the
+  // identity service knows.
+  const entities = upstreamEntitySource({ upstream, client, redactor });
   void app.register(
     (local, _options, done) => {
       guardLocalRoutes(local, requireCallerToken);
-      registerAssignmentRoutes(local, { db }, { requireEntity });
+      registerAssignmentRoutes(
+        local,
+        { db },
+        { requireEntity: (request, id) => requireEntity(entities, request, id) },
+      );
+      void local.register(notesPlugin, { entities, db, table: 'gateway_notes', now });
       done();
     },
     { prefix: '/api/v2' },
   );
-  registerLocalNotes(app, {
-    db,
-    requireEntity,
-    requireValidToken: requireCallerToken,
-    auditOf,
-    now,
-  });
 }
 
 /** Only the device cookies of a Cookie header (`name=value; …`); '' when it has none. */
