@@ -13,11 +13,9 @@ import { callerOf } from './auth/caller.ts';
 import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
-import { registerClientUpdateRoutes } from './client-updates/routes.ts';
-import {
-  registerClientResponseRoutes,
-  registerPortalRoutes,
-} from './client-updates/portal-routes.ts';
+import { clientUpdatesPlugin } from './client-updates/routes.ts';
+import { clientUpdateService } from './client-updates/service.ts';
+import { registerPortalRoutes } from './client-updates/portal-routes.ts';
 import { registerAssignmentRoutes } from './assignment/routes.ts';
 import { auditOf } from './audit/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
@@ -43,6 +41,7 @@ import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
 import { notesPlugin } from './notes/routes.ts';
+import { createMailer } from './mail/mailer.ts';
 import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import { registerStatsRoutes } from './stats/routes.ts';
@@ -187,8 +186,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       v2.setNotFoundHandler(sendPathNotFound);
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
-      registerClientUpdateRoutes(v2, services);
-      registerClientResponseRoutes(v2, services);
+      void v2.register(clientUpdatesPlugin, {
+        entities,
+        store: clientUpdateService(services, createMailer(config)),
+        portal: config,
+      });
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
       registerEntityIndexRoutes(v2, services);

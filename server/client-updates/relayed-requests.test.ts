@@ -10,7 +10,8 @@ import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { runAdmin } from '../admin/run.ts';
 import { createApp, type App } from '../app.ts';
 import { loadConfig } from '../env.ts';
-import { dropTestDatabaseUrl, newTestDatabaseUrl } from '../testing/harness.ts';
+import { auditEventPageSchema } from '../../contract/audit.ts';
+import { dropTestDatabaseUrl, newTestDatabaseUrl, testMode } from '../testing/harness.ts';
 import {
   sendJson,
   startRecordingUpstream,
@@ -18,6 +19,12 @@ import {
   type RecordingUpstream,
 } from '../testing/recording-upstream.ts';
 
+/**
+ * Gateway mode's store of client updates (gateway/relayed-client-updates.ts) behind the same
+ * plugin as embedded mode, in front of a stand-in identity service whose answers each test sets:
+ * what the harness's gateway (an embedded upstream) cannot show. It starts its own gateway, so the
+ * server-gateway project skips it.
+ */
 const PORTAL_DOMAIN = 'portal.bank.example';
 const PORTAL_DOMAINS = 'clients.bank.example';
 
@@ -31,6 +38,7 @@ const SUBJECT_ONLY_TOKEN = jwtOf({ sub: 'u-18' });
 /** A token the identity service accepts but the gateway cannot read as a JWT. */
 const OPAQUE_TOKEN = 'opaque-session-token';
 
+describe.skipIf(testMode === 'gateway')('the gateway’s client-update records', () => {
 let upstream: RecordingUpstream;
 let gateway: App;
 let gatewayUrl: string;
@@ -202,7 +210,13 @@ describe('request history kept by the gateway', () => {
     const entityId = crypto.randomUUID();
     const response = await requestUpdate(entityId, 'Annual review');
     expect(response.status).toBe(202);
-    const [forwarded] = upstream.entityRequests();
+    // The legal entity is asked of the identity service first, as every entity route does.
+    const [lookup, forwarded, ...more] = upstream.entityRequests();
+    expect(more).toEqual([]);
+    expect(lookup).toMatchObject({
+      method: 'GET',
+      url: `/api/v2/entities/legal-entities/${entityId}`,
+    });
     expect(forwarded?.method).toBe('GET');
     expect(forwarded?.url).toBe(requestPath(entityId));
     expect(forwarded?.headers['x-api-key']).toBe('upstream-key');
@@ -327,6 +341,59 @@ describe('request history kept by the gateway', () => {
   });
 });
 
+describe('the same plugin as embedded mode', () => {
+  it('404 for a legal entity the service does not know: nothing forwarded, nothing recorded', async () => {
+    const entityId = crypto.randomUUID();
+    answer = (request) =>
+      request.url.endsWith(entityId)
+        ? { status: 404, body: { code: 404, status: 'error', message: 'Not found.', data: [] } }
+        : { status: 202, body: { code: 202, status: 'success', message: '', data: {} } };
+    const response = await requestUpdate(entityId, 'Nobody there');
+    expect(response.status).toBe(404);
+    expect(errorEnvelopeSchema.parse(response.body).message).toBe(
+      `No legal entity with id ${entityId}.`,
+    );
+    expect(upstream.entityRequests().map((request) => request.url)).toEqual([
+      `/api/v2/entities/legal-entities/${entityId}`,
+    ]);
+  });
+
+  it('audits a request as embedded mode does: who asked, for which recipient and configuration', async () => {
+    acceptingUpstream('ceo@client.example');
+    const entityId = crypto.randomUUID();
+    expect((await requestUpdate(entityId, 'Audited')).status).toBe(202);
+    const trail = await call(`/api/v2/entities/${entityId}/audit-events`);
+    expect(trail.status).toBe(200);
+    expect(auditEventPageSchema.parse(trail.body).data).toContainEqual(
+      expect.objectContaining({
+        action: 'client-update.request',
+        actor: 'Grace Reviewer',
+        outcome: 'success',
+        detail: { recipientId: 'person-1', configId: 40 },
+      }),
+    );
+  });
+
+  it('offers no resend, reminder or client response: the identity service sends the e-mails', async () => {
+    const base = `/api/v2/entities/legal-entities/${crypto.randomUUID()}/client-update-requests/${crypto.randomUUID()}`;
+    for (const [method, suffix] of [
+      ['POST', '/resend'],
+      ['POST', '/remind'],
+      ['GET', '/response'],
+      ['POST', '/response/contact'],
+    ] as const) {
+      const response = await call(base + suffix, {
+        method,
+        ...(method === 'POST'
+          ? { headers: { 'content-type': 'application/json' }, body: '{}' }
+          : {}),
+      });
+      expect(response.status, suffix).toBe(404);
+    }
+    expect(upstream.entityRequests()).toEqual([]);
+  });
+});
+
 describe('admin CLI for the configurations', () => {
   it('adds, replaces, lists and removes configurations, with --json', async () => {
     const set = async (...extra: string[]) =>
@@ -381,4 +448,5 @@ describe('admin CLI for the configurations', () => {
     };
     expect(configs.map((config) => config.configId)).not.toContain(5);
   });
+});
 });
