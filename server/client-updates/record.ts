@@ -1,8 +1,5 @@
 import type { Selectable } from 'kysely';
-import type {
-  ClientUpdateAttempt,
-  ClientUpdateRecord,
-} from '../../contract/client-updates.ts';
+import type { ClientUpdateAttempt, ClientUpdateRecord } from '../../contract/client-updates.ts';
 import type { RelayedClientUpdateTable } from '../db/schema.ts';
 import type { ClientUpdateAttemptRow } from './repository.ts';
 import { ApiError } from '../http/errors.ts';

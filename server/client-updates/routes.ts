@@ -11,11 +11,7 @@ import {
 } from '../../contract/client-updates.ts';
 import { idSchema } from '../../contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import {
-  localEntitySource,
-  requireEntity,
-  type EntitySource,
-} from '../entities/entity-source.ts';
+import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
 import type { Config } from '../env.ts';
 import { parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
@@ -162,7 +158,7 @@ export const clientUpdatesPlugin: FastifyPluginAsync<ClientUpdatesPluginOptions>
   );
 
   // Own scope so the JSON-only and GET-body hooks apply to this route alone.
-  await app.register(async (scope) => {
+  await app.register((scope, _options, done) => {
     scope.addHook('onRequest', requireJsonBody);
     scope.addHook('preValidation', parseJsonBodyOfGet);
     defineRoute(
@@ -205,79 +201,80 @@ export const clientUpdatesPlugin: FastifyPluginAsync<ClientUpdatesPluginOptions>
         return undefined;
       },
     );
+    done();
   });
 
   const { mailedHere } = store;
   if (!mailedHere) return;
 
-    defineRoute(
-      app,
-      {
-        method: 'POST',
-        url: '/entities/legal-entities/:id/client-update-requests/:requestId/resend',
-        summary: 'Send a failed client-update request again',
-        description:
-          'Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.',
-        tag: TAG,
-        auth: 'caller',
-        roles: ACTORS,
-        params: requestParamsSchema,
-        response: {
-          status: 202,
-          schema: clientUpdateAcceptedResponseSchema,
-          description: 'The e-mail was handed to the mail server (or was sent already)',
-        },
-        errors: [404, 409, 502],
-        audit: {
-          action: 'client-update.request',
-          targetOf: ({ params }) => ({ entityId: params.id }),
-        },
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/resend',
+      summary: 'Send a failed client-update request again',
+      description:
+        'Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.',
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description: 'The e-mail was handed to the mail server (or was sent already)',
       },
-      async ({ params, request, audit }) => {
-        await requireLegalEntity(request, params.id);
-        return mailedHere.resend(params.id, params.requestId, {
-          request,
-          sentBy: callerOf(request).username,
-          describe: (detail) => audit.describe(detail),
-        });
+      errors: [404, 409, 502],
+      audit: {
+        action: 'client-update.request',
+        targetOf: ({ params }) => ({ entityId: params.id }),
       },
-    );
+    },
+    async ({ params, request, audit }) => {
+      await requireLegalEntity(request, params.id);
+      return mailedHere.resend(params.id, params.requestId, {
+        request,
+        sentBy: callerOf(request).username,
+        describe: (detail) => audit.describe(detail),
+      });
+    },
+  );
 
-    defineRoute(
-      app,
-      {
-        method: 'POST',
-        url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
-        summary: 'Send a reminder for a client-update request with no answer',
-        description: `Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
-        tag: TAG,
-        auth: 'caller',
-        roles: ACTORS,
-        params: requestParamsSchema,
-        headers: idempotencyHeaderSchema,
-        response: {
-          status: 202,
-          schema: clientUpdateAcceptedResponseSchema,
-          description:
-            'The reminder was handed to the mail server (or was sent already under this key)',
-        },
-        errors: [400, 404, 409, 502],
-        errorDescriptions: { 400: 'An empty or too long Idempotency-Key header' },
-        audit: {
-          action: 'client-update.remind',
-          targetOf: ({ params }) => ({ entityId: params.id }),
-        },
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
+      summary: 'Send a reminder for a client-update request with no answer',
+      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      headers: idempotencyHeaderSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description:
+          'The reminder was handed to the mail server (or was sent already under this key)',
       },
-      async ({ params, request, audit }) => {
-        await requireLegalEntity(request, params.id);
-        return mailedHere.remind(params.id, params.requestId, {
-          request,
-          sentBy: callerOf(request).username,
-          idempotencyKey: idempotencyKeyOf(request),
-          describe: (detail) => audit.describe(detail),
-        });
+      errors: [400, 404, 409, 502],
+      errorDescriptions: { 400: 'An empty or too long Idempotency-Key header' },
+      audit: {
+        action: 'client-update.remind',
+        targetOf: ({ params }) => ({ entityId: params.id }),
       },
-    );
+    },
+    async ({ params, request, audit }) => {
+      await requireLegalEntity(request, params.id);
+      return mailedHere.remind(params.id, params.requestId, {
+        request,
+        sentBy: callerOf(request).username,
+        idempotencyKey: idempotencyKeyOf(request),
+        describe: (detail) => audit.describe(detail),
+      });
+    },
+  );
 
   defineRoute(
     app,

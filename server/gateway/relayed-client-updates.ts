@@ -146,7 +146,8 @@ export function relayedClientUpdateStore(options: RelayedClientUpdatesOptions): 
       }
       const at = now();
       const moved = await responses.markReviewed(before.position, reviewedBy, at.toISOString());
-      const after = (moved ? await responses.findRelayedRequest(entityId, requestId) : before) ?? before;
+      const after =
+        (moved ? await responses.findRelayedRequest(entityId, requestId) : before) ?? before;
       const record = recordOf(after, at);
       describe({ requestId, state: record.state, changed: moved });
       if (record.state !== 'reviewed') throw notSubmitted(record.state);

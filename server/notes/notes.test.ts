@@ -42,7 +42,9 @@ test('a note is trimmed, authored by the caller and timed by the server', async 
   expect((await page(legalEntityId)).data).toEqual([note]);
   // The same event in both modes: in gateway mode, in the gateway's own trail.
   const { body: trail } = await server.request(`/api/v2/entities/${legalEntityId}/audit-events`);
-  expect((trail as { data: { action: string; actor: string; detail: unknown }[] }).data).toContainEqual(
+  expect(
+    (trail as { data: { action: string; actor: string; detail: unknown }[] }).data,
+  ).toContainEqual(
     expect.objectContaining({
       action: 'note.add',
       actor: server.account.username,

@@ -8,11 +8,7 @@ import {
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
-import {
-  localEntitySource,
-  requireEntity,
-  type EntitySource,
-} from '../entities/entity-source.ts';
+import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';
@@ -70,7 +66,7 @@ export const notesPlugin: FastifyPluginAsync<NotesPluginOptions> = async (app, o
   );
 
   // Its own context so that the JSON-only hook touches no other route.
-  await app.register(async (writes) => {
+  await app.register((writes, _options, done) => {
     writes.addHook('onRequest', requireJsonBody);
     defineRoute(
       writes,
@@ -110,11 +106,13 @@ export const notesPlugin: FastifyPluginAsync<NotesPluginOptions> = async (app, o
           );
         } catch (error) {
           // The entity was deleted between the check and the insert (embedded mode's foreign key).
-          if (isForeignKeyViolation(error)) throw new ApiError(404, `No entity has the id ${params.id}.`);
+          if (isForeignKeyViolation(error))
+            throw new ApiError(404, `No entity has the id ${params.id}.`);
           throw error;
         }
       },
     );
+    done();
   });
 };
 
@@ -122,7 +120,11 @@ export const notesPlugin: FastifyPluginAsync<NotesPluginOptions> = async (app, o
  * The embedded declarations, for gateway/api-document.ts's throwaway instance alone (it documents
  * the gateway's API from them); the app registers `notesPlugin` itself.
  */
-export function registerNoteRoutes(app: FastifyInstance, services: AppServices, _auditOf?: unknown): void {
+export function registerNoteRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  _auditOf?: unknown,
+): void {
   void app.register(notesPlugin, {
     entities: localEntitySource(services.db),
     db: services.db,
