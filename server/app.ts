@@ -13,11 +13,9 @@ import { callerOf } from './auth/caller.ts';
 import { registerCapabilitiesRoute } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
-import { registerClientUpdateRoutes } from './client-updates/routes.ts';
-import {
-  registerClientResponseRoutes,
-  registerPortalRoutes,
-} from './client-updates/portal-routes.ts';
+import { clientUpdatesPlugin } from './client-updates/routes.ts';
+import { clientUpdateService } from './client-updates/service.ts';
+import { registerPortalRoutes } from './client-updates/portal-routes.ts';
 import { registerAssignmentRoutes } from './assignment/routes.ts';
 import { auditOf } from './audit/audit-binding.ts';
 import { registerDecisionRoutes } from './decisions/routes.ts';
@@ -28,6 +26,7 @@ import { registerDocumentRoutes } from './documents/routes.ts';
 import { rebuildDerivedData } from './entities/read-model/derived-data.ts';
 import { entityDerivedData } from './entities/read-model/derived-data-repository.ts';
 import { registerEntityRoutes } from './entities/routes.ts';
+import { localEntitySource } from './entities/entity-source.ts';
 import { keepNamesInListOrder } from './entities/read-model/search.ts';
 import type { Config } from './env.ts';
 import { registerGateway } from './gateway/routes.ts';
@@ -41,7 +40,8 @@ import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
 import { registerOpenApiRoutes } from './http/openapi.ts';
-import { registerNoteRoutes } from './notes/routes.ts';
+import { notesPlugin } from './notes/routes.ts';
+import { createMailer } from './mail/mailer.ts';
 import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
 import { registerReviewRoutes } from './reviews/routes.ts';
 import { registerStatsRoutes } from './stats/routes.ts';
@@ -162,6 +162,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
 
   registerOpenApiRoutes(app);
   registerPortalRoutes(app, services);
+  const entities = localEntitySource(db);
 
   await app.register(
     (api, _options, done) => {
@@ -185,15 +186,18 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       v2.setNotFoundHandler(sendPathNotFound);
       registerEntityRoutes(v2, services);
       registerDocumentRoutes(v2, services);
-      registerClientUpdateRoutes(v2, services);
-      registerClientResponseRoutes(v2, services);
+      void v2.register(clientUpdatesPlugin, {
+        entities,
+        store: clientUpdateService(services, createMailer(config)),
+        portal: config,
+      });
       registerAuditRoutes(v2, db);
       registerReviewRoutes(v2, services);
       registerEntityIndexRoutes(v2, services);
       registerAssignmentRoutes(v2, services);
       registerStatsRoutes(v2, services);
       registerDecisionRoutes(v2, services, { auditOf });
-      registerNoteRoutes(v2, services, auditOf);
+      void v2.register(notesPlugin, { entities, db, table: 'notes', now });
       done();
     },
     { prefix: '/api/v2' },

@@ -1,14 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  clientResponseResponseSchema,
-  contactDecisionSchema,
   portalReceiptResponseSchema,
   portalSubmissionSchema,
 } from '../../contract/client-updates.ts';
-import { idSchema } from '../../contract/common.ts';
-import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { defineRoute } from '../http/route.ts';
@@ -22,14 +17,13 @@ import {
 } from './portal-page.ts';
 import { portalLimiter } from './portal-limiter.ts';
 import { PORTAL_TOKEN_PATTERN, hashPortalToken } from './portal-token.ts';
-import { clientResponseOf, decideContact, portalService } from './portal.ts';
+import { portalService } from './portal.ts';
 
 /** Base64 documents of up to 10 MB each, at most 64 MB in all (as onboarding's create). */
 export const PORTAL_BODY_LIMIT = 64 * 1024 * 1024;
 
 const TAG = 'Client updates';
 const tokenParamsSchema = z.object({ token: z.string().max(100) });
-const requestParamsSchema = z.object({ id: idSchema, requestId: idSchema });
 
 function portalHeaders(reply: FastifyReply): FastifyReply {
   return reply
@@ -149,59 +143,4 @@ export function registerPortalRoutes(app: FastifyInstance, services: AppServices
     );
     done();
   });
-}
-
-/** The reviewer's side of a response, under /api/v2 (authenticated by the v2 hook). */
-export function registerClientResponseRoutes(app: FastifyInstance, services: AppServices): void {
-  defineRoute(
-    app,
-    {
-      method: 'GET',
-      url: '/entities/legal-entities/:id/client-update-requests/:requestId/response',
-      summary: "A client's answer to a request",
-      description:
-        'The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.',
-      tag: TAG,
-      auth: 'caller',
-      roles: READERS,
-      params: requestParamsSchema,
-      response: { status: 200, schema: clientResponseResponseSchema, description: 'The answer' },
-      errors: [404],
-    },
-    ({ params }) => clientResponseOf(services, params.id, params.requestId),
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'POST',
-      url: '/entities/legal-entities/:id/client-update-requests/:requestId/response/contact',
-      summary: "Apply or dismiss a client's contact corrections",
-      description:
-        "`{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.",
-      tag: TAG,
-      auth: 'caller',
-      roles: ACTORS,
-      params: requestParamsSchema,
-      body: contactDecisionSchema,
-      response: {
-        status: 200,
-        schema: clientResponseResponseSchema,
-        description: 'The answer, with the outcome',
-      },
-      errors: [400, 404, 409],
-      audit: {
-        action: 'client-update.contact',
-        targetOf: ({ params }) => ({ entityId: params.id }),
-        writtenByHandler: true,
-      },
-    },
-    ({ params, body, request }) => {
-      const audit = auditOf(request, 'client-update.contact');
-      return decideContact(services, params.id, params.requestId, body, {
-        by: callerOf(request).username,
-        audit: (transaction, detail) => audit(transaction, { entityId: params.id, detail }),
-      });
-    },
-  );
 }

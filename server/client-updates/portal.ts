@@ -16,10 +16,10 @@ import type { AppServices } from '../services.ts';
 import { PORTAL_TOKEN_PATTERN, hashPortalToken } from './portal-token.ts';
 import {
   clientUpdatesRepository,
+  type ClientUpdateRequestRow,
   type ContactFields,
   type PortalRequestRow,
 } from './repository.ts';
-import { findRequestOrThrow } from './service.ts';
 import { stateAt } from './states.ts';
 
 /** What the portal page shows for a link that works. */
@@ -37,6 +37,22 @@ export interface PortalView {
 
 /** The one refusal for a wrong, used or expired link: telling them apart would leak. */
 export const LINK_GONE = 'This link no longer works. Ask the person who sent it for a new one.';
+
+/** A recorded request of this legal entity, or the 404 that names what is missing. */
+export async function findRequestOrThrow(
+  repository: ReturnType<typeof clientUpdatesRepository>,
+  entityId: string,
+  requestId: string,
+): Promise<ClientUpdateRequestRow> {
+  if (!(await repository.legalEntityExists(entityId))) {
+    throw new ApiError(404, `No legal entity with id ${entityId}.`);
+  }
+  const row = await repository.findRequest(entityId, requestId);
+  if (!row) {
+    throw new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
+  }
+  return row;
+}
 
 /** The audit trail's actor for the client (decisions.md "Client responses"). */
 export function clientActorOf(recipientId: string): string {

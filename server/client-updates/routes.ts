@@ -1,20 +1,25 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  clientResponseResponseSchema,
   clientUpdateAcceptedResponseSchema,
   clientUpdateConfigListResponseSchema,
   clientUpdateHistoryResponseSchema,
   clientUpdateRecordResponseSchema,
   clientUpdateRequestSchema,
+  contactDecisionSchema,
 } from '../../contract/client-updates.ts';
 import { idSchema } from '../../contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
+import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
+import type { Config } from '../env.ts';
 import { parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import { createMailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
 import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
 import { clientUpdateService } from './service.ts';
+import type { ClientUpdateStore } from './store.ts';
 
 const TAG = 'Client updates';
 const legalEntityParamsSchema = z.object({ id: idSchema });
@@ -33,16 +38,37 @@ function idempotencyKeyOf(request: FastifyRequest): string | null {
   return parsed['Idempotency-Key'] ?? null;
 }
 
-/** Client-update e-mails under /api/v2; the caller is already authenticated by the v2 hook. */
-export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
-  const service = clientUpdateService(services, createMailer(services.config));
-  const allowed = new Set(service.allowedDomains);
+export interface ClientUpdatesPluginOptions {
+  /** Who knows the legal entities: this database (embedded) or the identity service (gateway). */
+  entities: EntitySource;
+  /** Where requests are kept and how they go out (store.ts). */
+  store: ClientUpdateStore;
+  /** The client portal host names a link may point to. */
+  portal: Pick<Config, 'portalDomain' | 'portalDomains'>;
+}
+
+/**
+ * Client-update e-mails (docs/client-updates.md), the same routes in both modes: registered under
+ * /api/v2 behind the caller's authentication, by app.ts (embedded) and gateway/routes.ts. Resend,
+ * remind and the client's response exist where this server mails the requests itself.
+ */
+export const clientUpdatesPlugin: FastifyPluginAsync<ClientUpdatesPluginOptions> = async (
+  app,
+  { entities, store, portal },
+) => {
+  /** Host names a client-update link may point to: PORTAL_DOMAIN, then PORTAL_DOMAINS. */
+  const allowedDomains = [
+    ...new Set([portal.portalDomain, ...portal.portalDomains].map((host) => host.toLowerCase())),
+  ];
+  const allowed = new Set(allowedDomains);
+  const requireLegalEntity = (request: FastifyRequest, id: string) =>
+    requireEntity(entities, request, id, 'legal');
   // Checked with the body, so a link to another host is 400 before the entity is looked up.
   const requestSchema = clientUpdateRequestSchema.refine((body) => allowed.has(body.domain), {
     path: ['domain'],
     // Only a domain that is a host name is compared; one that is not already has its error.
     when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'domain'),
-    message: `The link can point only to this deployment's client portal: ${service.allowedDomains.join(', ')}.`,
+    message: `The link can point only to this deployment's client portal: ${allowedDomains.join(', ')}.`,
   });
 
   defineRoute(
@@ -63,13 +89,13 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       },
     },
     async ({ reply }) => {
-      const configs = await service.listConfigs();
+      const configs = await store.listConfigs();
       await reply.code(200).send({
         code: 200,
         status: 'success',
         message: '',
         data: configs,
-        allowedDomains: service.allowedDomains,
+        allowedDomains,
       });
     },
   );
@@ -93,72 +119,10 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
       },
       errors: [404],
     },
-    ({ params }) => service.history(params.id),
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'POST',
-      url: '/entities/legal-entities/:id/client-update-requests/:requestId/resend',
-      summary: 'Send a failed client-update request again',
-      description:
-        'Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.',
-      tag: TAG,
-      auth: 'caller',
-      roles: ACTORS,
-      params: requestParamsSchema,
-      response: {
-        status: 202,
-        schema: clientUpdateAcceptedResponseSchema,
-        description: 'The e-mail was handed to the mail server (or was sent already)',
-      },
-      errors: [404, 409, 502],
-      audit: {
-        action: 'client-update.request',
-        targetOf: ({ params }) => ({ entityId: params.id }),
-      },
+    async ({ params, request }) => {
+      await requireLegalEntity(request, params.id);
+      return store.history(params.id);
     },
-    ({ params, request, audit }) =>
-      service.resend(params.id, params.requestId, {
-        sentBy: callerOf(request).username,
-        log: request.log,
-        describe: (detail) => audit.describe(detail),
-      }),
-  );
-
-  defineRoute(
-    app,
-    {
-      method: 'POST',
-      url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
-      summary: 'Send a reminder for a client-update request with no answer',
-      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
-      tag: TAG,
-      auth: 'caller',
-      roles: ACTORS,
-      params: requestParamsSchema,
-      headers: idempotencyHeaderSchema,
-      response: {
-        status: 202,
-        schema: clientUpdateAcceptedResponseSchema,
-        description:
-          'The reminder was handed to the mail server (or was sent already under this key)',
-      },
-      errors: [400, 404, 409, 502],
-      errorDescriptions: { 400: 'An empty or too long Idempotency-Key header' },
-      audit: {
-        action: 'client-update.remind',
-        targetOf: ({ params }) => ({ entityId: params.id }),
-      },
-    },
-    ({ params, request, audit }) =>
-      service.remind(params.id, params.requestId, {
-        sentBy: callerOf(request).username,
-        idempotencyKey: idempotencyKeyOf(request),
-        log: request.log,
-        describe: (detail) => audit.describe(detail),
-      }),
   );
 
   defineRoute(
@@ -184,15 +148,17 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
         targetOf: ({ params }) => ({ entityId: params.id }),
       },
     },
-    ({ params, request, audit }) =>
-      service.markReviewed(params.id, params.requestId, {
+    async ({ params, request, audit }) => {
+      await requireLegalEntity(request, params.id);
+      return store.markReviewed(params.id, params.requestId, {
         reviewedBy: callerOf(request).username,
         describe: (detail) => audit.describe(detail),
-      }),
+      });
+    },
   );
 
   // Own scope so the JSON-only and GET-body hooks apply to this route alone.
-  void app.register((scope, _options, done) => {
+  await app.register((scope, _options, done) => {
     scope.addHook('onRequest', requireJsonBody);
     scope.addHook('preValidation', parseJsonBodyOfGet);
     defineRoute(
@@ -222,13 +188,153 @@ export function registerClientUpdateRoutes(app: FastifyInstance, services: AppSe
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      ({ params, body, request, audit }) =>
-        service.requestUpdate(params.id, body, {
+      async ({ params, body, request, reply, audit }) => {
+        await requireLegalEntity(request, params.id);
+        const outcome = await store.requestUpdate(params.id, body, {
+          request,
           requestedBy: callerOf(request).username,
-          log: request.log,
           describe: (detail) => audit.describe(detail),
-        }),
+        });
+        if (!('relayed' in outcome)) return outcome;
+        // Gateway mode: the identity service's answer, its status and envelope as they came.
+        await reply.code(outcome.relayed.status).send(outcome.relayed.body);
+        return undefined;
+      },
     );
     done();
+  });
+
+  const { mailedHere } = store;
+  if (!mailedHere) return;
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/resend',
+      summary: 'Send a failed client-update request again',
+      description:
+        'Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.',
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description: 'The e-mail was handed to the mail server (or was sent already)',
+      },
+      errors: [404, 409, 502],
+      audit: {
+        action: 'client-update.request',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+      },
+    },
+    async ({ params, request, audit }) => {
+      await requireLegalEntity(request, params.id);
+      return mailedHere.resend(params.id, params.requestId, {
+        request,
+        sentBy: callerOf(request).username,
+        describe: (detail) => audit.describe(detail),
+      });
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/remind',
+      summary: 'Send a reminder for a client-update request with no answer',
+      description: `Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (\`sent\` or \`opened\`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: \`reminderDueAt\` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as \`client-update.remind\`.`,
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      headers: idempotencyHeaderSchema,
+      response: {
+        status: 202,
+        schema: clientUpdateAcceptedResponseSchema,
+        description:
+          'The reminder was handed to the mail server (or was sent already under this key)',
+      },
+      errors: [400, 404, 409, 502],
+      errorDescriptions: { 400: 'An empty or too long Idempotency-Key header' },
+      audit: {
+        action: 'client-update.remind',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+      },
+    },
+    async ({ params, request, audit }) => {
+      await requireLegalEntity(request, params.id);
+      return mailedHere.remind(params.id, params.requestId, {
+        request,
+        sentBy: callerOf(request).username,
+        idempotencyKey: idempotencyKeyOf(request),
+        describe: (detail) => audit.describe(detail),
+      });
+    },
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/response',
+      summary: "A client's answer to a request",
+      description:
+        'The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.',
+      tag: TAG,
+      auth: 'caller',
+      roles: READERS,
+      params: requestParamsSchema,
+      response: { status: 200, schema: clientResponseResponseSchema, description: 'The answer' },
+      errors: [404],
+    },
+    ({ params }) => mailedHere.response(params.id, params.requestId),
+  );
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/entities/legal-entities/:id/client-update-requests/:requestId/response/contact',
+      summary: "Apply or dismiss a client's contact corrections",
+      description:
+        "`{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.",
+      tag: TAG,
+      auth: 'caller',
+      roles: ACTORS,
+      params: requestParamsSchema,
+      body: contactDecisionSchema,
+      response: {
+        status: 200,
+        schema: clientResponseResponseSchema,
+        description: 'The answer, with the outcome',
+      },
+      errors: [400, 404, 409],
+      audit: {
+        action: 'client-update.contact',
+        targetOf: ({ params }) => ({ entityId: params.id }),
+        writtenByHandler: true,
+      },
+    },
+    ({ params, body, request, audit }) =>
+      mailedHere.decideContact(params.id, params.requestId, body, {
+        by: callerOf(request).username,
+        audit: (transaction, detail) => audit.record({ detail }, transaction),
+      }),
+  );
+};
+
+/**
+ * The embedded declarations, for gateway/api-document.ts's throwaway instance alone (it documents
+ * the gateway's API from them); the app registers `clientUpdatesPlugin` itself.
+ */
+export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
+  void app.register(clientUpdatesPlugin, {
+    entities: localEntitySource(services.db),
+    store: clientUpdateService(services, createMailer(services.config)),
+    portal: services.config,
   });
 }

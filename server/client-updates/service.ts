@@ -1,65 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
-  ClientUpdateAttempt,
   ClientUpdateConfig,
   ClientUpdateRecord,
   ClientUpdateRequest,
 } from '../../contract/client-updates.ts';
 import type { FieldError } from '../../contract/common.ts';
+import type { Db } from '../db/database.ts';
 import { ApiError } from '../http/errors.ts';
 import { MailDeliveryError, type Mailer } from '../mail/mailer.ts';
 import type { AppServices } from '../services.ts';
 import { renderClientUpdateEmail, type RenderedEmail } from './email.ts';
+import { clientResponseOf, decideContact } from './portal.ts';
 import { newPortalToken } from './portal-token.ts';
-import { linkExpiryOf, stateAt } from './states.ts';
+import { notSubmitted, toRecord } from './record.ts';
+import { linkExpiryOf } from './states.ts';
+import type { ClientUpdateAccepted, ClientUpdateStore } from './store.ts';
 import {
   clientUpdatesRepository,
-  type ClientUpdateAttemptRow,
   type ClientUpdateRequestRow,
   type LinkedPerson,
 } from './repository.ts';
 
-export interface ClientUpdateAccepted {
-  requestId: string;
-  recipientEmail: string;
-  sentAt: string;
-}
-
 const OUTBOX_FAILURE = 'The message could not be written to the outbox.';
-const DAY_MS = 86_400_000;
 /** An attempt still `sending` after this was cut off (a crash): it no longer blocks a resend. */
 const SENDING_ABANDONED_MS = 5 * 60_000;
 
 /** The reminder's subject: the request's own, marked, within the 200 characters a subject may take. */
 function reminderSubject(subject: string): string {
   return `Reminder: ${subject}`.slice(0, 200);
-}
-
-function toAttempt(row: ClientUpdateAttemptRow): ClientUpdateAttempt {
-  return {
-    attempt: row.attempt,
-    kind: row.kind,
-    outcome: row.outcome,
-    at: row.at,
-    error: row.error,
-    sentBy: row.sent_by,
-  };
-}
-
-/**
- * From when a reminder may go: `afterDays` after the last e-mail that reached the mail server,
- * while the request still waits for an answer; null when it does not wait (or never went out).
- */
-export function reminderDueAtOf(
-  state: string,
-  attempts: readonly ClientUpdateAttemptRow[],
-  afterDays: number,
-): string | null {
-  if (state !== 'sent' && state !== 'opened') return null;
-  const delivered = attempts.filter((a) => a.outcome === 'sent' || a.outcome === 'sending');
-  const last = delivered.at(-1);
-  return last ? new Date(Date.parse(last.at) + afterDays * DAY_MS).toISOString() : null;
 }
 
 /** The highest attempt number a caller's check saw; the claim after it fails if another took it. */
@@ -73,67 +42,34 @@ function fullName(person: LinkedPerson): string {
     .join(' ');
 }
 
-function toRecord(
-  row: ClientUpdateRequestRow,
-  now: Date,
-  attempts: readonly ClientUpdateAttemptRow[],
-  reminderAfterDays: number,
-): ClientUpdateRecord {
-  const state = stateAt(row.state, row.expires_at, now);
-  return {
-    requestId: row.id,
-    entityId: row.entity_id,
-    recipientId: row.recipient_id,
-    recipientEmail: row.recipient_email,
-    configId: row.config_id,
-    subject: row.subject,
-    domain: row.domain,
-    status: row.status,
-    error: row.error,
-    requestedBy: row.requested_by,
-    requestedByName: row.requested_by_name,
-    createdAt: row.created_at,
-    sentAt: row.sent_at,
-    state,
-    openedAt: row.opened_at,
-    submittedAt: row.submitted_at,
-    reviewedAt: row.reviewed_at,
-    reviewedBy: row.reviewed_by,
-    expiresAt: row.expires_at,
-    attempts: attempts.map(toAttempt),
-    reminderDueAt: reminderDueAtOf(state, attempts, reminderAfterDays),
-  };
-}
-
-function unknownLegalEntity(entityId: string): ApiError {
-  return new ApiError(404, `No legal entity with id ${entityId}.`);
-}
-
 function unknownRequest(requestId: string): ApiError {
   return new ApiError(404, `No client-update request ${requestId} for this legal entity.`);
 }
 
-/** A recorded request of this legal entity, or the 404 that names what is missing. */
-export async function findRequestOrThrow(
-  repository: ReturnType<typeof clientUpdatesRepository>,
-  entityId: string,
-  requestId: string,
-): Promise<ClientUpdateRequestRow> {
-  if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-  const row = await repository.findRequest(entityId, requestId);
-  if (!row) throw unknownRequest(requestId);
-  return row;
+/** The configurations, in both modes (the gateway's are set with the admin CLI). */
+export async function listClientUpdateConfigs(
+  db: Db,
+  defaultDomain: string,
+): Promise<ClientUpdateConfig[]> {
+  const rows = await clientUpdatesRepository(db).listConfigs();
+  return rows.map((row) => ({
+    configId: row.config_id,
+    name: row.name,
+    description: row.description,
+    defaultSubject: row.default_subject,
+    defaultMessage: row.default_message,
+    defaultDomain,
+  }));
 }
 
-/** Only a response that arrived can be reviewed. */
-export function notSubmitted(state: string): ApiError {
-  return new ApiError(
-    409,
-    `Only a submitted response can be marked reviewed; this request is ${state}.`,
-  );
-}
-
-export function clientUpdateService(services: AppServices, mailer: Mailer) {
+/**
+ * Embedded mode's store: requests in `client_update_requests`, each e-mail sent by this server
+ * (SMTP or the outbox) with a portal link, the client's answers kept here.
+ */
+export function clientUpdateService(
+  services: AppServices,
+  mailer: Mailer,
+): ClientUpdateStore & { mailedHere: NonNullable<ClientUpdateStore['mailedHere']> } {
   const repository = clientUpdatesRepository(services.db);
   const { reminderAfterDays } = services.config;
   /** Requests with their attempts, as a reader sees them now. */
@@ -141,12 +77,10 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     const attempts = await repository.listAttempts(rows.map((row) => row.id));
     const now = services.now();
     return rows.map((row) =>
-      toRecord(
-        row,
-        now,
-        attempts.filter((a) => a.request_id === row.id),
+      toRecord(row, now, {
+        attempts: attempts.filter((a) => a.request_id === row.id),
         reminderAfterDays,
-      ),
+      }),
     );
   };
   /**
@@ -232,7 +166,6 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     if (kind === 'reminder') await repository.replaceToken(row.id, tokenHash);
     return { attempt, sentAt, recipientEmail: recipient.email, tokenHash };
   };
-  const { portalDomain, portalDomains } = services.config;
   /** One e-mail of a request, first sent or sent again: its own id rides along as a header. */
   const sendEmail = (
     requestId: string,
@@ -248,39 +181,27 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       html: email.html,
       headers: { 'X-KYC-Desk-Request-Id': requestId },
     });
-  const allowedDomains = [
-    ...new Set([portalDomain, ...portalDomains].map((host) => host.toLowerCase())),
-  ];
+  /** A recorded request of the legal entity (which the plugin has checked), else 404. */
+  const requestOf = async (entityId: string, requestId: string) => {
+    const row = await repository.findRequest(entityId, requestId);
+    if (!row) throw unknownRequest(requestId);
+    return row;
+  };
 
   return {
-    /** Host names a client-update link may point to: PORTAL_DOMAIN, then PORTAL_DOMAINS. */
-    allowedDomains,
-
-    async listConfigs(): Promise<ClientUpdateConfig[]> {
-      const rows = await repository.listConfigs();
-      return rows.map((row) => ({
-        configId: row.config_id,
-        name: row.name,
-        description: row.description,
-        defaultSubject: row.default_subject,
-        defaultMessage: row.default_message,
-        defaultDomain: services.config.portalDomain,
-      }));
-    },
+    listConfigs: () => listClientUpdateConfigs(services.db, services.config.portalDomain),
 
     /** Sends the e-mail and records the attempt, whether it was delivered or not. */
     async requestUpdate(
       entityId: string,
       body: ClientUpdateRequest,
       context: {
+        request: { log: FastifyBaseLogger };
         requestedBy: string;
-        log: FastifyBaseLogger;
         /** Names the recipient in the call's audit event, sent or not. */
-        describe?: (detail: Record<string, unknown>) => void;
+        describe: (detail: Record<string, unknown>) => void;
       },
     ): Promise<ClientUpdateAccepted> {
-      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
-
       const [config, recipient] = await Promise.all([
         repository.findConfig(body.configId),
         repository.findLinkedPerson(entityId, body.recepientId),
@@ -315,7 +236,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
         );
       }
 
-      context.describe?.({
+      context.describe({
         recipientId: recipient.id,
         recipientName: fullName(recipient),
         configId: config.config_id,
@@ -350,7 +271,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
           { ...record, status: 'failed', state: 'failed', error: delivery, sent_at: null },
           { sent_by: context.requestedBy, at: services.now().toISOString() },
         );
-        context.log.warn(
+        context.request.log.warn(
           { requestId, entityId, via: mailer.via },
           `client update e-mail not delivered: ${delivery}`,
         );
@@ -376,102 +297,7 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
       return { requestId, recipientEmail: recipient.email, sentAt };
     },
 
-    /**
-     * Sends a failed request again under its own id, with its stored subject, message and link;
-     * a request already sent is answered as it stands and sends nothing (a Retry is idempotent).
-     */
-    async resend(
-      entityId: string,
-      requestId: string,
-      context: {
-        sentBy: string;
-        log: FastifyBaseLogger;
-        describe?: (detail: Record<string, unknown>) => void;
-      },
-    ): Promise<ClientUpdateAccepted> {
-      const row = await findRequestOrThrow(repository, entityId, requestId);
-      if (row.status === 'sent' && row.sent_at) {
-        return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
-      }
-      // The attempt after the one this check saw: a click racing another's resend sends nothing.
-      const [record] = await recordsOf([row]);
-      const now = services.now().getTime();
-      if (
-        record?.attempts?.some(
-          (a) => a.outcome === 'sending' && now - Date.parse(a.at) < SENDING_ABANDONED_MS,
-        )
-      ) {
-        throw new ApiError(409, 'This request is being sent already. Wait for its outcome.');
-      }
-      const sent = await sendAgain(
-        row,
-        'resend',
-        { ...context, idempotencyKey: null },
-        lastAttemptOf(record),
-      );
-      await repository.updateDelivery(requestId, {
-        status: 'sent',
-        state: 'sent',
-        error: null,
-        sent_at: sent.sentAt,
-        expires_at: linkExpiryOf(sent.sentAt, services.config.portalLinkDays),
-        token_hash: sent.tokenHash,
-      });
-      return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
-    },
-
-    /**
-     * "Send reminder": the request's e-mail again, its subject marked, to a client who has not
-     * answered REMINDER_AFTER_DAYS after the last e-mail. It carries a new link (only the newest works);
-     * the expiry stays as it is.
-     * The same Idempotency-Key again answers the reminder it sent and sends nothing; before the
-     * days have passed (a second click included) it is 409.
-     */
-    async remind(
-      entityId: string,
-      requestId: string,
-      context: {
-        sentBy: string;
-        idempotencyKey: string | null;
-        log: FastifyBaseLogger;
-        describe?: (detail: Record<string, unknown>) => void;
-      },
-    ): Promise<ClientUpdateAccepted> {
-      const row = await findRequestOrThrow(repository, entityId, requestId);
-      if (context.idempotencyKey !== null) {
-        const earlier = await repository.findAttemptByKey(requestId, context.idempotencyKey);
-        if (earlier?.outcome === 'sent') {
-          return { requestId, recipientEmail: row.recipient_email, sentAt: earlier.at };
-        }
-        if (earlier) {
-          throw new ApiError(
-            409,
-            earlier.outcome === 'sending'
-              ? 'This reminder is being sent already. Wait for its outcome.'
-              : 'This reminder was not delivered; send a new one with a new Idempotency-Key.',
-          );
-        }
-      }
-      const [record] = await recordsOf([row]);
-      if (!record) throw unknownRequest(requestId);
-      if (record.reminderDueAt === null || record.reminderDueAt === undefined) {
-        throw new ApiError(
-          409,
-          `A reminder goes only to a client who has not answered; this request is ${record.state}.`,
-        );
-      }
-      if (Date.parse(record.reminderDueAt) > services.now().getTime()) {
-        throw new ApiError(
-          409,
-          `A reminder can be sent from ${record.reminderDueAt}, ${reminderAfterDays} days after the last e-mail.`,
-        );
-      }
-      const sent = await sendAgain(row, 'reminder', context, lastAttemptOf(record));
-      return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
-    },
-
     async history(entityId: string): Promise<ClientUpdateRecord[]> {
-      if (!(await repository.legalEntityExists(entityId))) throw unknownLegalEntity(entityId);
       return recordsOf(await repository.listRequests(entityId));
     },
 
@@ -482,18 +308,123 @@ export function clientUpdateService(services: AppServices, mailer: Mailer) {
     async markReviewed(
       entityId: string,
       requestId: string,
-      context: { reviewedBy: string; describe?: (detail: Record<string, unknown>) => void },
+      context: { reviewedBy: string; describe: (detail: Record<string, unknown>) => void },
     ): Promise<ClientUpdateRecord> {
-      const before = await findRequestOrThrow(repository, entityId, requestId);
+      const before = await requestOf(entityId, requestId);
       const now = services.now();
       const moved = await repository.markReviewed(requestId, context.reviewedBy, now.toISOString());
       const after = moved ? await repository.findRequest(entityId, requestId) : before;
       if (!after) throw unknownRequest(requestId);
       const [record] = await recordsOf([after]);
       if (!record) throw unknownRequest(requestId);
-      context.describe?.({ requestId, state: record.state, changed: moved });
+      context.describe({ requestId, state: record.state, changed: moved });
       if (record.state !== 'reviewed') throw notSubmitted(record.state);
       return record;
+    },
+
+    mailedHere: {
+      /**
+       * Sends a failed request again under its own id, with its stored subject, message and link;
+       * a request already sent is answered as it stands and sends nothing (a Retry is idempotent).
+       */
+      async resend(
+        entityId: string,
+        requestId: string,
+        context: {
+          request: { log: FastifyBaseLogger };
+          sentBy: string;
+          describe: (detail: Record<string, unknown>) => void;
+        },
+      ): Promise<ClientUpdateAccepted> {
+        const row = await requestOf(entityId, requestId);
+        if (row.status === 'sent' && row.sent_at) {
+          return { requestId, recipientEmail: row.recipient_email, sentAt: row.sent_at };
+        }
+        // The attempt after the one this check saw: a click racing another's resend sends nothing.
+        const [record] = await recordsOf([row]);
+        const now = services.now().getTime();
+        if (
+          record?.attempts?.some(
+            (a) => a.outcome === 'sending' && now - Date.parse(a.at) < SENDING_ABANDONED_MS,
+          )
+        ) {
+          throw new ApiError(409, 'This request is being sent already. Wait for its outcome.');
+        }
+        const sent = await sendAgain(
+          row,
+          'resend',
+          { ...context, log: context.request.log, idempotencyKey: null },
+          lastAttemptOf(record),
+        );
+        await repository.updateDelivery(requestId, {
+          status: 'sent',
+          state: 'sent',
+          error: null,
+          sent_at: sent.sentAt,
+          expires_at: linkExpiryOf(sent.sentAt, services.config.portalLinkDays),
+          token_hash: sent.tokenHash,
+        });
+        return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
+      },
+
+      /**
+       * "Send reminder": the request's e-mail again, its subject marked, to a client who has not
+       * answered REMINDER_AFTER_DAYS after the last e-mail. It carries a new link (only the newest works);
+       * the expiry stays as it is.
+       * The same Idempotency-Key again answers the reminder it sent and sends nothing; before the
+       * days have passed (a second click included) it is 409.
+       */
+      async remind(
+        entityId: string,
+        requestId: string,
+        context: {
+          request: { log: FastifyBaseLogger };
+          sentBy: string;
+          idempotencyKey: string | null;
+          describe: (detail: Record<string, unknown>) => void;
+        },
+      ): Promise<ClientUpdateAccepted> {
+        const row = await requestOf(entityId, requestId);
+        if (context.idempotencyKey !== null) {
+          const earlier = await repository.findAttemptByKey(requestId, context.idempotencyKey);
+          if (earlier?.outcome === 'sent') {
+            return { requestId, recipientEmail: row.recipient_email, sentAt: earlier.at };
+          }
+          if (earlier) {
+            throw new ApiError(
+              409,
+              earlier.outcome === 'sending'
+                ? 'This reminder is being sent already. Wait for its outcome.'
+                : 'This reminder was not delivered; send a new one with a new Idempotency-Key.',
+            );
+          }
+        }
+        const [record] = await recordsOf([row]);
+        if (!record) throw unknownRequest(requestId);
+        if (record.reminderDueAt === null || record.reminderDueAt === undefined) {
+          throw new ApiError(
+            409,
+            `A reminder goes only to a client who has not answered; this request is ${record.state}.`,
+          );
+        }
+        if (Date.parse(record.reminderDueAt) > services.now().getTime()) {
+          throw new ApiError(
+            409,
+            `A reminder can be sent from ${record.reminderDueAt}, ${reminderAfterDays} days after the last e-mail.`,
+          );
+        }
+        const sent = await sendAgain(
+          row,
+          'reminder',
+          { ...context, log: context.request.log },
+          lastAttemptOf(record),
+        );
+        return { requestId, recipientEmail: sent.recipientEmail, sentAt: sent.sentAt };
+      },
+
+      response: (entityId, requestId) => clientResponseOf(services, entityId, requestId),
+      decideContact: (entityId, requestId, decision, context) =>
+        decideContact(services, entityId, requestId, decision, context),
     },
   };
 }

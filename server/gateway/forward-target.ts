@@ -17,7 +17,7 @@ interface V2Route {
 
 /**
  * The /api/v2 routes of the interface and decisions.md that are forwarded as they are; the
- * client-update routes are the gateway's own (local-client-updates.ts).
+ * client-update routes are the gateway's own (client-updates' plugin over relayed-client-updates.ts).
  */
 const V2_ROUTES: readonly V2Route[] = [
   { methods: ['GET'], segments: ['entities'], actions: { GET: 'entity.list' } },

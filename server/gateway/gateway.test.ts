@@ -193,7 +193,9 @@ describe('forwarding', () => {
     });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ code: 202, status: 'success', message: '', data: { ok: 1 } });
-    const [forwarded] = upstream.entityRequests();
+    // After the check that the identity service knows the legal entity.
+    const [lookup, forwarded] = upstream.entityRequests();
+    expect(lookup?.url).toBe(path.replace('/request-client-update', ''));
     expect(forwarded?.method).toBe('GET');
     expect(forwarded?.url).toBe(path);
     expect(forwarded?.headers['content-type']).toBe('application/json');
@@ -551,7 +553,7 @@ describe('request targets', () => {
         `/api/v2/entities/natural-persons/${sent}`,
         `/api/v2/entities/natural-persons/${encoded}`,
       ],
-      // Client-update routes are the gateway's own (local-client-updates.test.ts).
+      // Client-update routes are the gateway's own (client-updates/relayed-requests.test.ts).
       ['GET', `/api/v2/entities/${sent}/documents`, `/api/v2/entities/${encoded}/documents`],
       ['GET', `/api/v2/documents/${sent}`, `/api/v2/documents/${encoded}`],
       [

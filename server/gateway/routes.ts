@@ -22,10 +22,11 @@ import { declareApiRoutesForDocument } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { guardLocalRoutes } from './local-route-guard.ts';
 import { createRedactor } from './redaction.ts';
-import { auditOf } from '../audit/audit-binding.ts';
-import { registerLocalClientUpdates } from './local-client-updates.ts';
-import { registerLocalNotes } from './local-notes.ts';
-import { upstreamEntityCheck } from './upstream-entity.ts';
+import { clientUpdatesPlugin } from '../client-updates/routes.ts';
+import { requireEntity } from '../entities/entity-source.ts';
+import { notesPlugin } from '../notes/routes.ts';
+import { relayedClientUpdateStore } from './relayed-client-updates.ts';
+import { upstreamEntitySource } from './upstream-entity.ts';
 import { registerAssignmentRoutes } from '../assignment/routes.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
@@ -67,8 +68,10 @@ export async function registerGateway(
 }
 
 /**
- * Gateway mode: its own records only for client updates, notes and assignments (local-client-updates.ts, local-notes.ts, server/assignment). Sign-in and token checks go to the identity service as they
- * are; /api/v2 calls go there with the operator's API key once the caller's JWT checks out.
+ * Gateway mode: its own records only for client updates, notes and assignments, served by the
+ * embedded server's own plugins over the gateway's tables, the entities asked of the identity
+ * service. Sign-in and token checks go to the identity service as they are; other /api/v2 calls go
+ * there with the operator's API key once the caller's JWT checks out.
  */
 function registerGatewayRoutes(
   app: FastifyInstance,
@@ -379,33 +382,28 @@ function registerGatewayRoutes(
     },
     { prefix: '/api' },
   );
-  registerLocalClientUpdates(app, {
-    config,
-    db,
-    client,
-    redactor,
-    requireValidToken: requireCallerToken,
-    now,
-  });
   registerWebhooks(app, { secrets: config.webhookSecrets, db, now });
-  // Notes and assignment: the gateway's own records, of entities the identity service knows.
-  const requireEntity = upstreamEntityCheck({ upstream, client, redactor });
-  // Assignment: the embedded routes over the gateway's own table.
+  // Client updates, notes and assignment: the embedded routes over the gateway's own tables, of
+  // entities the identity service knows.
+  const entities = upstreamEntitySource({ upstream, client, redactor });
   void app.register(
     (local, _options, done) => {
       guardLocalRoutes(local, requireCallerToken);
-      registerAssignmentRoutes(local, { db }, { requireEntity });
+      void local.register(clientUpdatesPlugin, {
+        entities,
+        store: relayedClientUpdateStore({ config, db, client, redactor, now }),
+        portal: config,
+      });
+      registerAssignmentRoutes(
+        local,
+        { db },
+        { requireEntity: (request, id) => requireEntity(entities, request, id) },
+      );
+      void local.register(notesPlugin, { entities, db, table: 'gateway_notes', now });
       done();
     },
     { prefix: '/api/v2' },
   );
-  registerLocalNotes(app, {
-    db,
-    requireEntity,
-    requireValidToken: requireCallerToken,
-    auditOf,
-    now,
-  });
 }
 
 /** Only the device cookies of a Cookie header (`name=value; …`); '' when it has none. */

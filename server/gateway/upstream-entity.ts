@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.ts';
+import type { EntityKind, EntitySource } from '../entities/entity-source.ts';
 import type { Redactor } from './redaction.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer } from './relay.ts';
 import { UpstreamFailure, type UpstreamClient } from './upstream-client.ts';
@@ -10,38 +10,49 @@ export interface UpstreamEntityOptions {
   redactor: Redactor;
 }
 
+const COLLECTIONS: Record<EntityKind, string> = {
+  legal: 'legal-entities',
+  person: 'natural-persons',
+};
+
 /**
- * What the gateway's own records of an entity (notes, assignment) check first: that the identity
- * service knows the id, as a legal entity or as a natural person; 404 otherwise.
+ * Gateway mode's EntitySource: the identity service knows the id when it answers 2xx for it as a
+ * legal entity or as a natural person; 404 there is "no"; anything else is the service failing.
  */
-export function upstreamEntityCheck({ upstream, client, redactor }: UpstreamEntityOptions) {
-  async function entityExistsUpstream(request: FastifyRequest, id: string): Promise<boolean> {
-    for (const collection of ['legal-entities', 'natural-persons']) {
-      let status: number;
-      try {
-        const response = await client.send({
-          method: 'GET',
-          path: `/api/v2/entities/${collection}/${encodeURIComponent(id)}`,
-          headers: {
-            accept: 'application/json',
-            [upstream.apiKeyHeader.toLowerCase()]: upstream.apiKey,
-          },
-        });
-        status = (await readJsonAnswer(response, redactor)).status;
-      } catch (error) {
-        throw apiErrorOfSendFailure(request, error);
-      }
-      if (status >= 200 && status < 300) return true;
-      if (status !== 404) {
-        throw apiErrorOf(new UpstreamFailure('unreadable', `entity check answered ${status}`));
-      }
+export function upstreamEntitySource({
+  upstream,
+  client,
+  redactor,
+}: UpstreamEntityOptions): EntitySource {
+  async function existsIn(request: FastifyRequest, collection: string, id: string) {
+    let status: number;
+    try {
+      const response = await client.send({
+        method: 'GET',
+        path: `/api/v2/entities/${collection}/${encodeURIComponent(id)}`,
+        headers: {
+          accept: 'application/json',
+          [upstream.apiKeyHeader.toLowerCase()]: upstream.apiKey,
+        },
+      });
+      status = (await readJsonAnswer(response, redactor)).status;
+    } catch (error) {
+      throw apiErrorOfSendFailure(request, error);
+    }
+    if (status >= 200 && status < 300) return true;
+    if (status !== 404) {
+      throw apiErrorOf(new UpstreamFailure('unreadable', `entity check answered ${status}`));
     }
     return false;
   }
 
-  return async function requireEntity(request: FastifyRequest, id: string): Promise<void> {
-    if (!(await entityExistsUpstream(request, id))) {
-      throw new ApiError(404, `No entity has the id ${id}.`);
-    }
+  return {
+    async exists(request, id, kind) {
+      const kinds: EntityKind[] = kind ? [kind] : ['legal', 'person'];
+      for (const each of kinds) {
+        if (await existsIn(request, COLLECTIONS[each], id)) return true;
+      }
+      return false;
+    },
   };
 }

@@ -40,15 +40,17 @@ test('a note is trimmed, authored by the caller and timed by the server', async 
   expect(note.author).toBe(server.account.username);
   expect(Date.parse(note.at)).toBeGreaterThanOrEqual(before - 1000);
   expect((await page(legalEntityId)).data).toEqual([note]);
-  if (server.mode === 'embedded') {
-    const { body: trail } = await server.request(`/api/v2/entities/${legalEntityId}/audit-events`);
-    expect((trail as { data: { action: string; detail: unknown }[] }).data).toContainEqual(
-      expect.objectContaining({
-        action: 'note.add',
-        detail: { noteId: note.id, length: note.text.length },
-      }),
-    );
-  }
+  // The same event in both modes: in gateway mode, in the gateway's own trail.
+  const { body: trail } = await server.request(`/api/v2/entities/${legalEntityId}/audit-events`);
+  expect(
+    (trail as { data: { action: string; actor: string; detail: unknown }[] }).data,
+  ).toContainEqual(
+    expect.objectContaining({
+      action: 'note.add',
+      actor: server.account.username,
+      detail: { noteId: note.id, length: note.text.length },
+    }),
+  );
 });
 
 test('notes come newest first, and paging walks every note once, with no gaps', async () => {

@@ -33,15 +33,5 @@ export function notesRepository(db: Db, table: NotesTable) {
       }
       return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
-
-    /** Whether an entity with this id exists (embedded mode; the gateway asks upstream). */
-    async entityExists(id: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('entities')
-        .select('id')
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
   };
 }

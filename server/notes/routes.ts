@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import {
   newNoteSchema,
   noteListQuerySchema,
@@ -6,30 +6,35 @@ import {
   noteResponseSchema,
 } from '../../contract/notes.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { requireJsonBody } from '../http/json-body.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
-import { idParamsSchema } from '../http/params.ts';
+import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
 import { ApiError } from '../http/errors.ts';
+import { requireJsonBody } from '../http/json-body.ts';
+import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import type { AuditInTransaction } from '../audit/audit-trail.ts';
-import { notesRepository } from './repository.ts';
+import type { NotesTable } from './repository.ts';
 import { addNote, notesPage } from './service.ts';
 
 export const NOTES_ORDER_TEXT =
   'Newest first: the first page is the latest of the conversation; nextCursor (null on the last page) reaches older notes.';
 
-const notFound = (id: string) => new ApiError(404, `No entity has the id ${id}.`);
+export interface NotesPluginOptions {
+  /** Who knows the entities: this database (embedded) or the identity service (gateway). */
+  entities: EntitySource;
+  db: Db;
+  /** `notes` in embedded mode, `gateway_notes` in gateway mode (no foreign key to an entity). */
+  table: NotesTable;
+  now: () => Date;
+}
 
-/** Notes on any entity, embedded mode (docs/reviews-decisions.md). */
-export function registerNoteRoutes(
-  app: FastifyInstance,
-  services: AppServices,
-  auditOf: (request: FastifyRequest, action: string) => AuditInTransaction,
-): void {
-  const { db } = services;
-  const notes = notesRepository(db, 'notes');
+/**
+ * Notes on any entity (docs/reviews-decisions.md), the same routes in both modes: registered under
+ * /api/v2 behind the caller's authentication, by app.ts (embedded) and gateway/routes.ts.
+ */
+export const notesPlugin: FastifyPluginAsync<NotesPluginOptions> = async (app, options) => {
+  const { entities, db, table, now } = options;
 
   defineRoute(
     app,
@@ -46,9 +51,9 @@ export function registerNoteRoutes(
       response: { status: 200, schema: notePageSchema, description: 'One page of notes' },
       errors: [400, 404],
     },
-    async ({ params, query, reply }) => {
-      if (!(await notes.entityExists(params.id))) throw notFound(params.id);
-      const page = await notesPage(db, 'notes', params.id, query);
+    async ({ params, query, request, reply }) => {
+      await requireEntity(entities, request, params.id);
+      const page = await notesPage(db, table, params.id, query);
       await reply.code(200).send({
         code: 200,
         status: 'success',
@@ -60,7 +65,8 @@ export function registerNoteRoutes(
     },
   );
 
-  void app.register((writes, _options, done) => {
+  // Its own context so that the JSON-only hook touches no other route.
+  await app.register((writes, _options, done) => {
     writes.addHook('onRequest', requireJsonBody);
     defineRoute(
       writes,
@@ -83,32 +89,46 @@ export function registerNoteRoutes(
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      async ({ params, body, request }) => {
-        if (!(await notes.entityExists(params.id))) throw notFound(params.id);
-        const audit = auditOf(request, 'note.add');
+      async ({ params, body, request, audit }) => {
+        await requireEntity(entities, request, params.id);
         try {
           return await addNote(
             db,
-            'notes',
+            table,
             {
               entityId: params.id,
               author: callerOf(request).username,
-              at: services.now().toISOString(),
+              at: now().toISOString(),
               text: body.text,
             },
-            (transaction: Db, note) =>
-              audit(transaction, {
-                entityId: params.id,
-                detail: { noteId: note.id, length: note.text.length },
-              }),
+            (transaction, note) =>
+              audit.record({ detail: { noteId: note.id, length: note.text.length } }, transaction),
           );
         } catch (error) {
-          // The entity was deleted between the check and the insert.
-          if (isForeignKeyViolation(error)) throw notFound(params.id);
+          // The entity was deleted between the check and the insert (embedded mode's foreign key).
+          if (isForeignKeyViolation(error))
+            throw new ApiError(404, `No entity has the id ${params.id}.`);
           throw error;
         }
       },
     );
     done();
+  });
+};
+
+/**
+ * The embedded declarations, for gateway/api-document.ts's throwaway instance alone (it documents
+ * the gateway's API from them); the app registers `notesPlugin` itself.
+ */
+export function registerNoteRoutes(
+  app: FastifyInstance,
+  services: AppServices,
+  _auditOf?: unknown,
+): void {
+  void app.register(notesPlugin, {
+    entities: localEntitySource(services.db),
+    db: services.db,
+    table: 'notes',
+    now: services.now,
   });
 }

@@ -254,146 +254,6 @@ export interface paths {
     patch: operations['patchDocumentsById'];
     trace?: never;
   };
-  '/api/v2/client-update-configs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the client-update e-mail configurations
-     * @description Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.
-     */
-    get: operations['getClientUpdateConfigs'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the client-update requests of a legal entity
-     * @description Every request, newest first. `status` is the delivery (`sent` or `failed`); `state` where the request stands: `sent` → `opened` (the client opened the link, `openedAt`) → `submitted` (the client answered, `submittedAt`) → `reviewed` (`reviewedAt`, `reviewedBy`), or `failed` (never delivered) or `expired` (the link lapsed at `expiresAt` unanswered).
-     */
-    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequests'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/resend': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a failed client-update request again
-     * @description Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a reminder for a client-update request with no answer
-     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Mark a client's response reviewed
-     * @description Closes a `submitted` request: its state becomes `reviewed`, with `reviewedAt` and `reviewedBy` (the caller). No body. A request already reviewed is answered as it stands; any other state (`sent`, `opened`, `failed`, `expired`) is 409. Audited as `client-update.review`.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A client's answer to a request
-     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
-     */
-    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Apply or dismiss a client's contact corrections
-     * @description `{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v2/audit-events': {
     parameters: {
       query?: never;
@@ -622,7 +482,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/entities/{id}/notes': {
+  '/api/v2/client-update-configs': {
     parameters: {
       query?: never;
       header?: never;
@@ -630,16 +490,52 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An entity's notes
-     * @description Newest first: the first page is the latest of the conversation; nextCursor (null on the last page) reaches older notes. limit 1..200, default 50.
+     * List the client-update e-mail configurations
+     * @description Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.
      */
-    get: operations['getEntitiesByIdNotes'];
+    get: operations['getClientUpdateConfigs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the client-update requests of a legal entity
+     * @description Every request, newest first. `status` is the delivery (`sent` or `failed`); `state` where the request stands: `sent` → `opened` (the client opened the link, `openedAt`) → `submitted` (the client answered, `submittedAt`) → `reviewed` (`reviewedAt`, `reviewedBy`), or `failed` (never delivered) or `expired` (the link lapsed at `expiresAt` unanswered).
+     */
+    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
     put?: never;
     /**
-     * Add a note to an entity
-     * @description text: 1 to 5000 characters once trimmed. The author is the calling account; at is the server time.
+     * Mark a client's response reviewed
+     * @description Closes a `submitted` request: its state becomes `reviewed`, with `reviewedAt` and `reviewedBy` (the caller). No body. A request already reviewed is answered as it stands; any other state (`sent`, `opened`, `failed`, `expired`) is 409. Audited as `client-update.review`.
      */
-    post: operations['postEntitiesByIdNotes'];
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview'];
     delete?: never;
     options?: never;
     head?: never;
@@ -664,6 +560,86 @@ export interface paths {
      * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
      */
     post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a failed client-update request again
+     * @description Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a reminder for a client-update request with no answer
+     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A client's answer to a request
+     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
+     */
+    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply or dismiss a client's contact corrections
+     * @description `{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact'];
     delete?: never;
     options?: never;
     head?: never;
@@ -764,6 +740,30 @@ export interface paths {
      * @description Another account than the one that recorded it discards the decision, with a reason (1 to 1000 characters); the entity stays as it was. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.
      */
     post: operations['postPendingVerificationsByIdReject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/{id}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An entity's notes
+     * @description Newest first: the first page is the latest of the conversation; nextCursor (null on the last page) reaches older notes. limit 1..200, default 50.
+     */
+    get: operations['getEntitiesByIdNotes'];
+    put?: never;
+    /**
+     * Add a note to an entity
+     * @description text: 1 to 5000 characters once trimmed. The author is the calling account; at is the server time.
+     */
+    post: operations['postEntitiesByIdNotes'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2748,757 +2748,6 @@ export interface operations {
       };
       /** @description Unsupported content type */
       415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getClientUpdateConfigs: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The configurations, by configId */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              configId: number;
-              name: string;
-              description: string;
-              defaultSubject: string;
-              defaultMessage: string;
-              defaultDomain: string;
-            }[];
-            allowedDomains?: string[];
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdClientUpdateRequests: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The requests, newest first */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              entityId: string;
-              recipientId: string;
-              recipientEmail: string;
-              configId: number;
-              subject: string;
-              domain: string;
-              /** @enum {string} */
-              status: 'sent' | 'failed';
-              error: string | null;
-              requestedBy: string;
-              requestedByName?: string | null;
-              createdAt: string;
-              sentAt: string | null;
-              /** @enum {string} */
-              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
-              openedAt: string | null;
-              submittedAt: string | null;
-              reviewedAt: string | null;
-              reviewedBy: string | null;
-              expiresAt: string | null;
-              attempts?: {
-                attempt: number;
-                kind: string;
-                outcome: string;
-                at: string;
-                error: string | null;
-                sentBy: string;
-              }[];
-              reminderDueAt?: string | null;
-            }[];
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The e-mail was handed to the mail server (or was sent already) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind: {
-    parameters: {
-      query?: never;
-      header?: {
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The reminder was handed to the mail server (or was sent already under this key) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. An empty or too long Idempotency-Key header */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The request, now reviewed */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              entityId: string;
-              recipientId: string;
-              recipientEmail: string;
-              configId: number;
-              subject: string;
-              domain: string;
-              /** @enum {string} */
-              status: 'sent' | 'failed';
-              error: string | null;
-              requestedBy: string;
-              requestedByName?: string | null;
-              createdAt: string;
-              sentAt: string | null;
-              /** @enum {string} */
-              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
-              openedAt: string | null;
-              submittedAt: string | null;
-              reviewedAt: string | null;
-              reviewedBy: string | null;
-              expiresAt: string | null;
-              attempts?: {
-                attempt: number;
-                kind: string;
-                outcome: string;
-                at: string;
-                error: string | null;
-                sentBy: string;
-              }[];
-              reminderDueAt?: string | null;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The answer */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientId: string;
-              submittedAt: string;
-              contact: {
-                /** @enum {string} */
-                field: 'email' | 'phone' | 'address';
-                current: string | null;
-                proposed: string;
-              }[];
-              contactOutcome: ('applied' | 'dismissed') | null;
-              contactDecidedBy: string | null;
-              contactDecidedAt: string | null;
-              documents: {
-                documentId: string;
-                fileName: string;
-                type?: string | null;
-                description?: string | null;
-                dateReceived?: string | null;
-                documentApproved?: boolean | null;
-                mimeType?: string | null;
-                fileSize?: number | null;
-                decision?: {
-                  approved: boolean;
-                  by: string;
-                  at: string;
-                  reason: string | null;
-                } | null;
-                clientRequestId?: string | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @enum {string} */
-          action: 'apply' | 'dismiss';
-        };
-      };
-    };
-    responses: {
-      /** @description The answer, with the outcome */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientId: string;
-              submittedAt: string;
-              contact: {
-                /** @enum {string} */
-                field: 'email' | 'phone' | 'address';
-                current: string | null;
-                proposed: string;
-              }[];
-              contactOutcome: ('applied' | 'dismissed') | null;
-              contactDecidedBy: string | null;
-              contactDecidedAt: string | null;
-              documents: {
-                documentId: string;
-                fileName: string;
-                type?: string | null;
-                description?: string | null;
-                dateReceived?: string | null;
-                documentApproved?: boolean | null;
-                mimeType?: string | null;
-                fileSize?: number | null;
-                decision?: {
-                  approved: boolean;
-                  by: string;
-                  at: string;
-                  reason: string | null;
-                } | null;
-                clientRequestId?: string | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5561,21 +4810,16 @@ export interface operations {
       };
     };
   };
-  getEntitiesByIdNotes: {
+  getClientUpdateConfigs: {
     parameters: {
-      query?: {
-        limit?: number;
-        cursor?: string;
-      };
+      query?: never;
       header?: never;
-      path: {
-        id: string;
-      };
+      path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description One page of notes */
+      /** @description The configurations, by configId */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5587,13 +4831,109 @@ export interface operations {
             status: 'success';
             message?: string | null;
             data: {
-              id: string;
-              author: string;
-              authorName?: string | null;
-              at: string;
-              text: string;
+              configId: number;
+              name: string;
+              description: string;
+              defaultSubject: string;
+              defaultMessage: string;
+              defaultDomain: string;
             }[];
-            nextCursor: string | null;
+            allowedDomains?: string[];
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdClientUpdateRequests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requests, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              entityId: string;
+              recipientId: string;
+              recipientEmail: string;
+              configId: number;
+              subject: string;
+              domain: string;
+              /** @enum {string} */
+              status: 'sent' | 'failed';
+              error: string | null;
+              requestedBy: string;
+              requestedByName?: string | null;
+              createdAt: string;
+              sentAt: string | null;
+              /** @enum {string} */
+              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
+              openedAt: string | null;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              reviewedBy: string | null;
+              expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
+            }[];
           };
         };
       };
@@ -5644,25 +4984,20 @@ export interface operations {
       };
     };
   };
-  postEntitiesByIdNotes: {
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview: {
     parameters: {
       query?: never;
       header?: never;
       path: {
         id: string;
+        requestId: string;
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          text: string;
-        };
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description The note */
-      201: {
+      /** @description The request, now reviewed */
+      200: {
         headers: {
           [name: string]: unknown;
         };
@@ -5673,11 +5008,36 @@ export interface operations {
             status: 'success';
             message?: string | null;
             data: {
-              id: string;
-              author: string;
-              authorName?: string | null;
-              at: string;
-              text: string;
+              requestId: string;
+              entityId: string;
+              recipientId: string;
+              recipientEmail: string;
+              configId: number;
+              subject: string;
+              domain: string;
+              /** @enum {string} */
+              status: 'sent' | 'failed';
+              error: string | null;
+              requestedBy: string;
+              requestedByName?: string | null;
+              createdAt: string;
+              sentAt: string | null;
+              /** @enum {string} */
+              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
+              openedAt: string | null;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              reviewedBy: string | null;
+              expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
             };
           };
         };
@@ -5718,17 +5078,8 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
+      /** @description Conflicts with an existing record */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -6011,6 +5362,460 @@ export interface operations {
       };
       /** @description A downstream service (mail, identity service) failed */
       502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The e-mail was handed to the mail server (or was sent already) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reminder was handed to the mail server (or was sent already under this key) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. An empty or too long Idempotency-Key header */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'apply' | 'dismiss';
+        };
+      };
+    };
+    responses: {
+      /** @description The answer, with the outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -7365,6 +7170,201 @@ export interface operations {
       };
       /** @description Conflicts with an existing record */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesByIdNotes: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of notes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              id: string;
+              author: string;
+              authorName?: string | null;
+              at: string;
+              text: string;
+            }[];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesByIdNotes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The note */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              id: string;
+              author: string;
+              authorName?: string | null;
+              at: string;
+              text: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
         headers: {
           [name: string]: unknown;
         };
