@@ -394,6 +394,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/entities/legal-entities/{id}/request-client-update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * E-mail a person linked to a legal entity asking for updated information
+     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     */
+    get: operations['getEntitiesLegalEntitiesByIdRequestClientUpdate'];
+    put?: never;
+    /**
+     * E-mail a person linked to a legal entity asking for updated information
+     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/audit-events': {
     parameters: {
       query?: never;
@@ -448,6 +472,26 @@ export interface paths {
     get: operations['getReviews'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/reviews/take-next': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Take the next unassigned entity
+     * @description Assigns the soonest-due unassigned entity of the queue to the caller and answers its queue item. The optional body holds the queue's filters: due (default all), status, country, riskLevel, type. Concurrent calls never hand out the same entity. 404 when no unassigned entity is left. Audited as entity.assign.
+     */
+    post: operations['postReviewsTakeNext'];
     delete?: never;
     options?: never;
     head?: never;
@@ -622,74 +666,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v2/entities/{id}/notes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * An entity's notes
-     * @description Newest first: the first page is the latest of the conversation; nextCursor (null on the last page) reaches older notes. limit 1..200, default 50.
-     */
-    get: operations['getEntitiesByIdNotes'];
-    put?: never;
-    /**
-     * Add a note to an entity
-     * @description text: 1 to 5000 characters once trimmed. The author is the calling account; at is the server time.
-     */
-    post: operations['postEntitiesByIdNotes'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/request-client-update': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * E-mail a person linked to a legal entity asking for updated information
-     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
-     */
-    get: operations['getEntitiesLegalEntitiesByIdRequestClientUpdate'];
-    put?: never;
-    /**
-     * E-mail a person linked to a legal entity asking for updated information
-     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/reviews/take-next': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Take the next unassigned entity
-     * @description Assigns the soonest-due unassigned entity of the queue to the caller and answers its queue item. The optional body holds the queue's filters: due (default all), status, country, riskLevel, type. Concurrent calls never hand out the same entity. 404 when no unassigned entity is left. Audited as entity.assign.
-     */
-    post: operations['postReviewsTakeNext'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/v2/entities/legal-entities/{id}/verifications': {
     parameters: {
       query?: never;
@@ -764,6 +740,30 @@ export interface paths {
      * @description Another account than the one that recorded it discards the decision, with a reason (1 to 1000 characters); the entity stays as it was. Its own author: 403 (four-eyes rule). Already confirmed or rejected: 409.
      */
     post: operations['postPendingVerificationsByIdReject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/{id}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An entity's notes
+     * @description Newest first: the first page is the latest of the conversation; nextCursor (null on the last page) reaches older notes. limit 1..200, default 50.
+     */
+    get: operations['getEntitiesByIdNotes'];
+    put?: never;
+    /**
+     * Add a note to an entity
+     * @description text: 1 to 5000 characters once trimmed. The author is the calling account; at is the server time.
+     */
+    post: operations['postEntitiesByIdNotes'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3526,6 +3526,270 @@ export interface operations {
       };
     };
   };
+  getEntitiesLegalEntitiesByIdRequestClientUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recepientId: string;
+          emailSubject: string;
+          emailMessage: string;
+          configId: number;
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The e-mail was handed to the mail server (or written to the outbox) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdRequestClientUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recepientId: string;
+          emailSubject: string;
+          emailMessage: string;
+          configId: number;
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The e-mail was handed to the mail server (or written to the outbox) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getAuditEvents: {
     parameters: {
       query?: {
@@ -4024,6 +4288,385 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postReviewsTakeNext: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default all
+           * @enum {string}
+           */
+          due?: 'overdue' | '7d' | '30d' | 'all' | 'undated' | 'responded';
+          /** @enum {string} */
+          status?: 'New' | 'Pending' | 'Review' | 'Escalated' | 'Accepted' | 'Rejected' | 'Expired';
+          /** @enum {string} */
+          country?:
+            | 'AD'
+            | 'AE'
+            | 'AF'
+            | 'AG'
+            | 'AI'
+            | 'AL'
+            | 'AM'
+            | 'AO'
+            | 'AQ'
+            | 'AR'
+            | 'AS'
+            | 'AT'
+            | 'AU'
+            | 'AW'
+            | 'AX'
+            | 'AZ'
+            | 'BA'
+            | 'BB'
+            | 'BD'
+            | 'BE'
+            | 'BF'
+            | 'BG'
+            | 'BH'
+            | 'BI'
+            | 'BJ'
+            | 'BL'
+            | 'BM'
+            | 'BN'
+            | 'BO'
+            | 'BQ'
+            | 'BR'
+            | 'BS'
+            | 'BT'
+            | 'BV'
+            | 'BW'
+            | 'BY'
+            | 'BZ'
+            | 'CA'
+            | 'CC'
+            | 'CD'
+            | 'CF'
+            | 'CG'
+            | 'CH'
+            | 'CI'
+            | 'CK'
+            | 'CL'
+            | 'CM'
+            | 'CN'
+            | 'CO'
+            | 'CR'
+            | 'CU'
+            | 'CV'
+            | 'CW'
+            | 'CX'
+            | 'CY'
+            | 'CZ'
+            | 'DE'
+            | 'DJ'
+            | 'DK'
+            | 'DM'
+            | 'DO'
+            | 'DZ'
+            | 'EC'
+            | 'EE'
+            | 'EG'
+            | 'EH'
+            | 'ER'
+            | 'ES'
+            | 'ET'
+            | 'FI'
+            | 'FJ'
+            | 'FK'
+            | 'FM'
+            | 'FO'
+            | 'FR'
+            | 'GA'
+            | 'GB'
+            | 'GD'
+            | 'GE'
+            | 'GF'
+            | 'GG'
+            | 'GH'
+            | 'GI'
+            | 'GL'
+            | 'GM'
+            | 'GN'
+            | 'GP'
+            | 'GQ'
+            | 'GR'
+            | 'GS'
+            | 'GT'
+            | 'GU'
+            | 'GW'
+            | 'GY'
+            | 'HK'
+            | 'HM'
+            | 'HN'
+            | 'HR'
+            | 'HT'
+            | 'HU'
+            | 'ID'
+            | 'IE'
+            | 'IL'
+            | 'IM'
+            | 'IN'
+            | 'IO'
+            | 'IQ'
+            | 'IR'
+            | 'IS'
+            | 'IT'
+            | 'JE'
+            | 'JM'
+            | 'JO'
+            | 'JP'
+            | 'KE'
+            | 'KG'
+            | 'KH'
+            | 'KI'
+            | 'KM'
+            | 'KN'
+            | 'KP'
+            | 'KR'
+            | 'KW'
+            | 'KY'
+            | 'KZ'
+            | 'LA'
+            | 'LB'
+            | 'LC'
+            | 'LI'
+            | 'LK'
+            | 'LR'
+            | 'LS'
+            | 'LT'
+            | 'LU'
+            | 'LV'
+            | 'LY'
+            | 'MA'
+            | 'MC'
+            | 'MD'
+            | 'ME'
+            | 'MF'
+            | 'MG'
+            | 'MH'
+            | 'MK'
+            | 'ML'
+            | 'MM'
+            | 'MN'
+            | 'MO'
+            | 'MP'
+            | 'MQ'
+            | 'MR'
+            | 'MS'
+            | 'MT'
+            | 'MU'
+            | 'MV'
+            | 'MW'
+            | 'MX'
+            | 'MY'
+            | 'MZ'
+            | 'NA'
+            | 'NC'
+            | 'NE'
+            | 'NF'
+            | 'NG'
+            | 'NI'
+            | 'NL'
+            | 'NO'
+            | 'NP'
+            | 'NR'
+            | 'NU'
+            | 'NZ'
+            | 'OM'
+            | 'PA'
+            | 'PE'
+            | 'PF'
+            | 'PG'
+            | 'PH'
+            | 'PK'
+            | 'PL'
+            | 'PM'
+            | 'PN'
+            | 'PR'
+            | 'PS'
+            | 'PT'
+            | 'PW'
+            | 'PY'
+            | 'QA'
+            | 'RE'
+            | 'RO'
+            | 'RS'
+            | 'RU'
+            | 'RW'
+            | 'SA'
+            | 'SB'
+            | 'SC'
+            | 'SD'
+            | 'SE'
+            | 'SG'
+            | 'SH'
+            | 'SI'
+            | 'SJ'
+            | 'SK'
+            | 'SL'
+            | 'SM'
+            | 'SN'
+            | 'SO'
+            | 'SR'
+            | 'SS'
+            | 'ST'
+            | 'SV'
+            | 'SX'
+            | 'SY'
+            | 'SZ'
+            | 'TC'
+            | 'TD'
+            | 'TF'
+            | 'TG'
+            | 'TH'
+            | 'TJ'
+            | 'TK'
+            | 'TL'
+            | 'TM'
+            | 'TN'
+            | 'TO'
+            | 'TR'
+            | 'TT'
+            | 'TV'
+            | 'TW'
+            | 'TZ'
+            | 'UA'
+            | 'UG'
+            | 'UM'
+            | 'US'
+            | 'UY'
+            | 'UZ'
+            | 'VA'
+            | 'VC'
+            | 'VE'
+            | 'VG'
+            | 'VI'
+            | 'VN'
+            | 'VU'
+            | 'WF'
+            | 'WS'
+            | 'YE'
+            | 'YT'
+            | 'ZA'
+            | 'ZM'
+            | 'ZW';
+          /** @enum {string} */
+          riskLevel?: 'Low' | 'Medium' | 'High';
+          /**
+           * @default all
+           * @enum {string}
+           */
+          type?: 'all' | 'natural-persons' | 'legal-entities';
+        };
+      };
+    };
+    responses: {
+      /** @description The queue item now assigned to the caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              entityId: string;
+              /** @enum {string} */
+              type: 'Legal Entity' | 'Natural Person';
+              name: string;
+              country: string | null;
+              kycStatus: string;
+              riskLevel: string;
+              nextReviewDate: string | null;
+              assignedUser?: string | null;
+              cursor: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5561,844 +6204,6 @@ export interface operations {
       };
     };
   };
-  getEntitiesByIdNotes: {
-    parameters: {
-      query?: {
-        limit?: number;
-        cursor?: string;
-      };
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One page of notes */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              id: string;
-              author: string;
-              authorName?: string | null;
-              at: string;
-              text: string;
-            }[];
-            nextCursor: string | null;
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesByIdNotes: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          text: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The note */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              id: string;
-              author: string;
-              authorName?: string | null;
-              at: string;
-              text: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdRequestClientUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          recepientId: string;
-          emailSubject: string;
-          emailMessage: string;
-          configId: number;
-          domain: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The e-mail was handed to the mail server (or written to the outbox) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdRequestClientUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          recepientId: string;
-          emailSubject: string;
-          emailMessage: string;
-          configId: number;
-          domain: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The e-mail was handed to the mail server (or written to the outbox) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postReviewsTakeNext: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /**
-           * @default all
-           * @enum {string}
-           */
-          due?: 'overdue' | '7d' | '30d' | 'all' | 'undated' | 'responded';
-          /** @enum {string} */
-          status?: 'New' | 'Pending' | 'Review' | 'Escalated' | 'Accepted' | 'Rejected' | 'Expired';
-          /** @enum {string} */
-          country?:
-            | 'AD'
-            | 'AE'
-            | 'AF'
-            | 'AG'
-            | 'AI'
-            | 'AL'
-            | 'AM'
-            | 'AO'
-            | 'AQ'
-            | 'AR'
-            | 'AS'
-            | 'AT'
-            | 'AU'
-            | 'AW'
-            | 'AX'
-            | 'AZ'
-            | 'BA'
-            | 'BB'
-            | 'BD'
-            | 'BE'
-            | 'BF'
-            | 'BG'
-            | 'BH'
-            | 'BI'
-            | 'BJ'
-            | 'BL'
-            | 'BM'
-            | 'BN'
-            | 'BO'
-            | 'BQ'
-            | 'BR'
-            | 'BS'
-            | 'BT'
-            | 'BV'
-            | 'BW'
-            | 'BY'
-            | 'BZ'
-            | 'CA'
-            | 'CC'
-            | 'CD'
-            | 'CF'
-            | 'CG'
-            | 'CH'
-            | 'CI'
-            | 'CK'
-            | 'CL'
-            | 'CM'
-            | 'CN'
-            | 'CO'
-            | 'CR'
-            | 'CU'
-            | 'CV'
-            | 'CW'
-            | 'CX'
-            | 'CY'
-            | 'CZ'
-            | 'DE'
-            | 'DJ'
-            | 'DK'
-            | 'DM'
-            | 'DO'
-            | 'DZ'
-            | 'EC'
-            | 'EE'
-            | 'EG'
-            | 'EH'
-            | 'ER'
-            | 'ES'
-            | 'ET'
-            | 'FI'
-            | 'FJ'
-            | 'FK'
-            | 'FM'
-            | 'FO'
-            | 'FR'
-            | 'GA'
-            | 'GB'
-            | 'GD'
-            | 'GE'
-            | 'GF'
-            | 'GG'
-            | 'GH'
-            | 'GI'
-            | 'GL'
-            | 'GM'
-            | 'GN'
-            | 'GP'
-            | 'GQ'
-            | 'GR'
-            | 'GS'
-            | 'GT'
-            | 'GU'
-            | 'GW'
-            | 'GY'
-            | 'HK'
-            | 'HM'
-            | 'HN'
-            | 'HR'
-            | 'HT'
-            | 'HU'
-            | 'ID'
-            | 'IE'
-            | 'IL'
-            | 'IM'
-            | 'IN'
-            | 'IO'
-            | 'IQ'
-            | 'IR'
-            | 'IS'
-            | 'IT'
-            | 'JE'
-            | 'JM'
-            | 'JO'
-            | 'JP'
-            | 'KE'
-            | 'KG'
-            | 'KH'
-            | 'KI'
-            | 'KM'
-            | 'KN'
-            | 'KP'
-            | 'KR'
-            | 'KW'
-            | 'KY'
-            | 'KZ'
-            | 'LA'
-            | 'LB'
-            | 'LC'
-            | 'LI'
-            | 'LK'
-            | 'LR'
-            | 'LS'
-            | 'LT'
-            | 'LU'
-            | 'LV'
-            | 'LY'
-            | 'MA'
-            | 'MC'
-            | 'MD'
-            | 'ME'
-            | 'MF'
-            | 'MG'
-            | 'MH'
-            | 'MK'
-            | 'ML'
-            | 'MM'
-            | 'MN'
-            | 'MO'
-            | 'MP'
-            | 'MQ'
-            | 'MR'
-            | 'MS'
-            | 'MT'
-            | 'MU'
-            | 'MV'
-            | 'MW'
-            | 'MX'
-            | 'MY'
-            | 'MZ'
-            | 'NA'
-            | 'NC'
-            | 'NE'
-            | 'NF'
-            | 'NG'
-            | 'NI'
-            | 'NL'
-            | 'NO'
-            | 'NP'
-            | 'NR'
-            | 'NU'
-            | 'NZ'
-            | 'OM'
-            | 'PA'
-            | 'PE'
-            | 'PF'
-            | 'PG'
-            | 'PH'
-            | 'PK'
-            | 'PL'
-            | 'PM'
-            | 'PN'
-            | 'PR'
-            | 'PS'
-            | 'PT'
-            | 'PW'
-            | 'PY'
-            | 'QA'
-            | 'RE'
-            | 'RO'
-            | 'RS'
-            | 'RU'
-            | 'RW'
-            | 'SA'
-            | 'SB'
-            | 'SC'
-            | 'SD'
-            | 'SE'
-            | 'SG'
-            | 'SH'
-            | 'SI'
-            | 'SJ'
-            | 'SK'
-            | 'SL'
-            | 'SM'
-            | 'SN'
-            | 'SO'
-            | 'SR'
-            | 'SS'
-            | 'ST'
-            | 'SV'
-            | 'SX'
-            | 'SY'
-            | 'SZ'
-            | 'TC'
-            | 'TD'
-            | 'TF'
-            | 'TG'
-            | 'TH'
-            | 'TJ'
-            | 'TK'
-            | 'TL'
-            | 'TM'
-            | 'TN'
-            | 'TO'
-            | 'TR'
-            | 'TT'
-            | 'TV'
-            | 'TW'
-            | 'TZ'
-            | 'UA'
-            | 'UG'
-            | 'UM'
-            | 'US'
-            | 'UY'
-            | 'UZ'
-            | 'VA'
-            | 'VC'
-            | 'VE'
-            | 'VG'
-            | 'VI'
-            | 'VN'
-            | 'VU'
-            | 'WF'
-            | 'WS'
-            | 'YE'
-            | 'YT'
-            | 'ZA'
-            | 'ZM'
-            | 'ZW';
-          /** @enum {string} */
-          riskLevel?: 'Low' | 'Medium' | 'High';
-          /**
-           * @default all
-           * @enum {string}
-           */
-          type?: 'all' | 'natural-persons' | 'legal-entities';
-        };
-      };
-    };
-    responses: {
-      /** @description The queue item now assigned to the caller */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              entityId: string;
-              /** @enum {string} */
-              type: 'Legal Entity' | 'Natural Person';
-              name: string;
-              country: string | null;
-              kycStatus: string;
-              riskLevel: string;
-              nextReviewDate: string | null;
-              assignedUser?: string | null;
-              cursor: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
   postEntitiesLegalEntitiesByIdVerifications: {
     parameters: {
       query?: never;
@@ -7365,6 +7170,201 @@ export interface operations {
       };
       /** @description Conflicts with an existing record */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesByIdNotes: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of notes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              id: string;
+              author: string;
+              authorName?: string | null;
+              at: string;
+              text: string;
+            }[];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesByIdNotes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The note */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              id: string;
+              author: string;
+              authorName?: string | null;
+              at: string;
+              text: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
         headers: {
           [name: string]: unknown;
         };
