@@ -4,28 +4,28 @@ import path from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuditTrail } from './audit/audit-trail.ts';
-import { registerAuditRoutes } from './audit/routes.ts';
+import { auditPlugin } from './audit/routes.ts';
 import { scheduleAuditRetention } from './audit/retention.ts';
-import { registerAuthRoutes } from './auth/routes.ts';
+import { authPlugin } from './auth/routes.ts';
 import { callerOf } from './auth/caller.ts';
-import { registerCapabilitiesRoute } from './capabilities/routes.ts';
+import { capabilitiesPlugin } from './capabilities/routes.ts';
 import { authenticateCaller } from './auth/authenticate.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { clientUpdatesPlugin } from './client-updates/routes.ts';
 import { clientUpdateService } from './client-updates/service.ts';
 import { registerPortalRoutes } from './client-updates/portal-routes.ts';
-import { registerAssignmentRoutes } from './assignment/routes.ts';
-import { auditOf } from './audit/audit-binding.ts';
-import { registerDecisionRoutes } from './decisions/routes.ts';
+import { assignmentPlugin } from './assignment/routes.ts';
+import { decisionsPlugin } from './decisions/routes.ts';
 import { openDatabase } from './db/database.ts';
 import { createDatabaseHealth } from './db/database-faults.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
-import { registerDocumentRoutes } from './documents/routes.ts';
+import { documentsPlugin } from './documents/routes.ts';
 import { rebuildDerivedData } from './entities/read-model/derived-data.ts';
 import { entityDerivedData } from './entities/read-model/derived-data-repository.ts';
-import { registerEntityRoutes } from './entities/routes.ts';
+import { entitiesPlugin } from './entities/routes.ts';
 import { localEntitySource } from './entities/entity-source.ts';
 import { keepNamesInListOrder } from './entities/read-model/search.ts';
 import type { Config } from './env.ts';
@@ -39,13 +39,13 @@ import { installRequestLimits, serverLimitOptions } from './http/limits.ts';
 import { installUtf8JsonParser } from './http/json-parser.ts';
 import { loggerOptionsOf, type LogDestination } from './http/logging.ts';
 import { readMultipartFields } from './http/multipart-body.ts';
-import { registerOpenApiRoutes } from './http/openapi.ts';
+import { openApiOptions, registerOpenApiRoutes } from './http/openapi.ts';
 import { notesPlugin } from './notes/routes.ts';
 import { createMailer } from './mail/mailer.ts';
 import { SECURITY_HEADERS, installCors, installSecurityHeaders } from './http/security.ts';
-import { registerReviewRoutes } from './reviews/routes.ts';
-import { registerStatsRoutes } from './stats/routes.ts';
-import { registerEntityIndexRoutes } from './entity-index/routes.ts';
+import { reviewsPlugin } from './reviews/routes.ts';
+import { statsPlugin } from './stats/routes.ts';
+import { entityIndexPlugin } from './entity-index/routes.ts';
 import type { AppServices } from './services.ts';
 
 export interface CreateAppOptions {
@@ -100,6 +100,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   installUtf8JsonParser(app);
   await installCompression(app);
   installAllowedMethods(app, config.upstream ? gatewayMethodsOf : undefined);
+  // Before any route: the OpenAPI document is every route declared with defineRoute, in both modes.
+  await app.register(fastifySwagger, openApiOptions());
 
   const { db, engine } = await openDatabase(
     config.dataDir,
@@ -165,40 +167,40 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const entities = localEntitySource(db);
 
   await app.register(
-    (api, _options, done) => {
-      registerAuthRoutes(api, services);
-      void api.register((authenticated, _scopeOptions, scopeDone) => {
+    async (api) => {
+      await api.register(authPlugin, { services });
+      await api.register(async (authenticated) => {
         authenticated.addHook('onRequest', authenticateCaller(services));
-        registerCapabilitiesRoute(authenticated, config, (request) => {
-          const { username, role } = callerOf(request);
-          return Promise.resolve({ username, role });
+        await authenticated.register(capabilitiesPlugin, {
+          config,
+          whoIs: (request) => {
+            const { username, role } = callerOf(request);
+            return Promise.resolve({ username, role });
+          },
         });
-        scopeDone();
       });
-      done();
     },
     { prefix: '/api' },
   );
   await app.register(
-    (v2, _options, done) => {
+    async (v2) => {
       v2.addHook('onRequest', authenticateCaller(services));
       // A 404 of its own makes unknown /api/v2 paths pass authentication first (401 before 404).
       v2.setNotFoundHandler(sendPathNotFound);
-      registerEntityRoutes(v2, services);
-      registerDocumentRoutes(v2, services);
-      void v2.register(clientUpdatesPlugin, {
+      await v2.register(entitiesPlugin, { services });
+      await v2.register(documentsPlugin, { services });
+      await v2.register(clientUpdatesPlugin, {
         entities,
         store: clientUpdateService(services, createMailer(config)),
         portal: config,
       });
-      registerAuditRoutes(v2, db);
-      registerReviewRoutes(v2, services);
-      registerEntityIndexRoutes(v2, services);
-      registerAssignmentRoutes(v2, services);
-      registerStatsRoutes(v2, services);
-      registerDecisionRoutes(v2, services, { auditOf });
-      void v2.register(notesPlugin, { entities, db, table: 'notes', now });
-      done();
+      await v2.register(auditPlugin, { db });
+      await v2.register(reviewsPlugin, { services });
+      await v2.register(entityIndexPlugin, { services });
+      await v2.register(assignmentPlugin, { services });
+      await v2.register(statsPlugin, { services });
+      await v2.register(decisionsPlugin, { services });
+      await v2.register(notesPlugin, { entities, db, table: 'notes', now });
     },
     { prefix: '/api/v2' },
   );

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import {
   assigneeInputSchema,
   assignmentResponseSchema,
@@ -7,10 +7,9 @@ import {
 } from '../../contract/assignment.ts';
 import { ACTORS, READERS } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
-import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';
 import { idParamsSchema } from '../http/params.ts';
-import { defineRoute } from '../http/route.ts';
+import { auditInTransaction, defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { assignmentRepository, type AssignmentStore } from './repository.ts';
 import { assignEntity } from './service.ts';
@@ -21,15 +20,21 @@ export interface GatewayAssignmentOptions {
   requireEntity: (request: FastifyRequest, id: string) => Promise<void>;
 }
 
+export interface AssignmentPluginOptions {
+  services: Pick<AppServices, 'db'>;
+  /** Gateway mode: the routes over the gateway's own table, of entities the identity service knows. */
+  gateway?: GatewayAssignmentOptions;
+}
+
 /**
  * Who works on an entity (docs/reviews.md, "Assignment"). Embedded mode keeps it on the entity;
  * the gateway registers the same routes over its own database (docs/gateway.md).
  */
-export function registerAssignmentRoutes(
-  app: FastifyInstance,
-  services: Pick<AppServices, 'db'>,
-  gateway?: GatewayAssignmentOptions,
-): void {
+export const assignmentPlugin: FastifyPluginCallback<AssignmentPluginOptions> = (
+  app,
+  { services, gateway },
+  done,
+) => {
   const store: AssignmentStore = gateway ? 'gateway' : 'entities';
   const repository = () => assignmentRepository(services.db, store);
   defineRoute(
@@ -107,17 +112,18 @@ export function registerAssignmentRoutes(
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      async ({ params, body, request }) => {
+      async ({ params, body, request, audit }) => {
         await gateway?.requireEntity(request, params.id);
         return assignEntity(
           services.db,
           params.id,
           body.username,
-          auditOf(request, 'entity.assign'),
+          auditInTransaction(audit),
           store,
         );
       },
     );
     done();
   });
-}
+  done();
+};

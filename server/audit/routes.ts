@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import {
   auditEventPageSchema,
   auditLogQuerySchema,
@@ -104,7 +104,11 @@ async function* csvLines(db: Db, filter: AuditFilter): AsyncGenerator<string> {
   }
 }
 
-export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
+export interface AuditPluginOptions {
+  db: Db;
+}
+
+export const auditPlugin: FastifyPluginCallback<AuditPluginOptions> = (app, { db }, done) => {
   defineRoute(
     app,
     {
@@ -181,4 +185,5 @@ export function registerAuditRoutes(app: FastifyInstance, db: Db): void {
       return undefined;
     },
   );
-}
+  done();
+};

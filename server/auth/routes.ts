@@ -1,5 +1,5 @@
 import cookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import {
   credentialsSchema,
   signOutRequestSchema,
@@ -7,7 +7,6 @@ import {
   tokenResponseSchema,
   tokenValidResponseSchema,
 } from '../../contract/auth.ts';
-import { requestPartOf } from '../audit/audit-trail.ts';
 import { ApiError } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
@@ -23,8 +22,12 @@ const FORM_MEDIA_TYPES = ['multipart/form-data', 'application/x-www-form-urlenco
 /** One message for an unknown user, a wrong password and a disabled account alike. */
 const INVALID_CREDENTIALS = 'The username or password is incorrect, or the account is disabled.';
 
+export interface AuthPluginOptions {
+  services: AppServices;
+}
+
 /** POST /api/gettoken and GET /api/tokenvalid; both answer bare objects, errors as the envelope. */
-export function registerAuthRoutes(app: FastifyInstance, services: AppServices): void {
+export const authPlugin: FastifyPluginCallback<AuthPluginOptions> = (app, { services }, done) => {
   const accounts = accountsRepository(services.db);
   const limiter = signInLimiter(services.db, services.now);
   // Unknown users are checked against this hash so they take as long as known ones.
@@ -63,19 +66,20 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
         bare: true,
         response: { status: 200, schema: tokenResponseSchema, description: 'A new JWT' },
         errors: [400, 401, 415, 429],
+        // Each attempt records its own outcome: auth.sign-in, or auth.sign-in-failed.
+        audit: { action: 'auth.sign-in', writtenByHandler: true },
       },
-      async ({ body, request, reply }) => {
+      async ({ body, request, reply, audit }) => {
         const start = await limiter.begin({
           username: body.Username,
           address: request.ip,
           deviceNonce: deviceNonceOf(request, body.Username),
         });
         // The name as typed: a failed attempt's actor is whoever was claimed.
-        const signInEvent = { ...requestPartOf(request), actor: body.Username };
-        const audit = request.server.auditTrail;
+        const claimed = { actor: body.Username };
         if (!start.allowed) {
           await audit.record({
-            ...signInEvent,
+            ...claimed,
             action: 'auth.sign-in-failed',
             outcome: 'denied',
             detail: { reason: 'too-many-attempts' },
@@ -94,11 +98,11 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
         );
         if (!account || account.disabled || !passwordMatches) {
           await limiter.failed(start.attemptId);
-          await audit.record({ ...signInEvent, action: 'auth.sign-in-failed', outcome: 'failure' });
+          await audit.record({ ...claimed, action: 'auth.sign-in-failed', outcome: 'failure' });
           throw new ApiError(401, INVALID_CREDENTIALS);
         }
         await limiter.succeeded(start.attemptId);
-        await audit.record({ ...signInEvent, actor: account.username, action: 'auth.sign-in' });
+        await audit.record({ actor: account.username });
         setDeviceCookie(reply, account.username);
         reply.header('Cache-Control', 'no-store');
         return issueToken(services, account);
@@ -153,7 +157,7 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
       errors: [400, 401, 415],
       audit: { action: 'auth.sign-out', writtenByHandler: true },
     },
-    async ({ body, request }) => {
+    async ({ body, request, audit }) => {
       const token = bearerTokenOf(request);
       if (!token) throw new ApiError(401, 'Send the token in an Authorization: Bearer header.');
       const verified = await verifyToken(services, token);
@@ -162,16 +166,15 @@ export function registerAuthRoutes(app: FastifyInstance, services: AppServices):
       const revokedSessions = body.everywhere
         ? await accounts.deleteSessionsOf(account.id)
         : await accounts.deleteSession(jti);
-      await request.server.auditTrail.record({
-        ...requestPartOf(request),
+      await audit.record({
         actor: account.username,
-        action: 'auth.sign-out',
         detail: { everywhere: body.everywhere, revokedSessions },
       });
       return { revokedSessions };
     },
   );
-}
+  done();
+};
 
 /** A 415 unless the body is one of the form encodings. */
 function unsupportedMediaTypeOf(request: FastifyRequest): ApiError | undefined {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { READERS } from '../auth/caller.ts';
 import { capabilitiesResponseSchema, type Capabilities } from '../../contract/capabilities.ts';
 import type { Config } from '../env.ts';
@@ -22,15 +22,18 @@ function featuresOf(mode: Capabilities['mode']): Capabilities['features'] {
   };
 }
 
+export interface CapabilitiesPluginOptions {
+  config: Config;
+  /** Names the caller and its role. */
+  whoIs: (request: FastifyRequest) => Promise<{ username: string; role: Role }>;
+}
+
 /** GET /api/capabilities for an authenticated caller; `whoIs` names the caller and role. */
-export function registerCapabilitiesRoute(
-  app: FastifyInstance,
-  config: Config,
-  whoIs: (request: Parameters<Parameters<typeof defineRoute>[2]>[0]['request']) => Promise<{
-    username: string;
-    role: Role;
-  }>,
-): void {
+export const capabilitiesPlugin: FastifyPluginCallback<CapabilitiesPluginOptions> = (
+  app,
+  { config, whoIs },
+  done,
+) => {
   const mode = config.upstream ? 'gateway' : 'embedded';
   defineRoute(
     app,
@@ -56,4 +59,5 @@ export function registerCapabilitiesRoute(
       account: await whoIs(request),
     }),
   );
-}
+  done();
+};

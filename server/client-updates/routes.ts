@@ -326,15 +326,3 @@ export const clientUpdatesPlugin: FastifyPluginAsync<ClientUpdatesPluginOptions>
       }),
   );
 };
-
-/**
- * The embedded declarations, for gateway/api-document.ts's throwaway instance alone (it documents
- * the gateway's API from them); the app registers `clientUpdatesPlugin` itself.
- */
-export function registerClientUpdateRoutes(app: FastifyInstance, services: AppServices): void {
-  void app.register(clientUpdatesPlugin, {
-    entities: localEntitySource(services.db),
-    store: clientUpdateService(services, createMailer(services.config)),
-    portal: services.config,
-  });
-}

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   confirmedDecisionResponseSchema,
@@ -23,8 +23,7 @@ import { documentMetadataSchema, utcDateOf } from '../../contract/entities.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';
-import { defineRoute } from '../http/route.ts';
-import type { AuditInTransaction } from '../audit/audit-trail.ts';
+import { auditInTransaction, defineRoute, type RouteAudit } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { personReviewsOf, recordPersonReview } from './person-reviews.ts';
 import { changeRiskLevel } from './risk-level.ts';
@@ -47,23 +46,23 @@ const RISK_CHANGE_HELD_STATUS = 202;
 /** Decisions take no body but a reason; an empty JSON object is accepted where none is needed. */
 const noBodySchema = z.strictObject({});
 
-export interface DecisionRoutesOptions {
-  /** Binds a request to the audit trail: its events are written in the change's transaction. */
-  auditOf: (request: FastifyRequest, action: string) => AuditInTransaction;
+export interface DecisionsPluginOptions {
+  services: AppServices;
 }
 
 /** Review outcomes, four-eyes confirmation and document decisions (docs/reviews-decisions.md). */
-export function registerDecisionRoutes(
-  app: FastifyInstance,
-  services: AppServices,
-  options: DecisionRoutesOptions,
-): void {
-  const contextOf = (request: FastifyRequest, action: string): DecisionContext => ({
+export const decisionsPlugin: FastifyPluginCallback<DecisionsPluginOptions> = (
+  app,
+  { services },
+  done,
+) => {
+  // Each change appends the route's audit event inside its own transaction.
+  const contextOf = (request: FastifyRequest, audit: RouteAudit): DecisionContext => ({
     db: services.db,
     now: services.now,
     fourEyes: services.config.fourEyes,
     caller: callerOf(request),
-    audit: options.auditOf(request, action),
+    audit: auditInTransaction(audit),
   });
 
   defineRoute(
@@ -180,8 +179,8 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      ({ params, body, request }) =>
-        recordOutcome(contextOf(request, 'verification.record'), params.id, body),
+      ({ params, body, request, audit }) =>
+        recordOutcome(contextOf(request, audit), params.id, body),
     );
 
     defineRoute(
@@ -208,8 +207,8 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      ({ params, body, request }) =>
-        recordPersonReview(contextOf(request, 'person.review'), params.id, body),
+      ({ params, body, request, audit }) =>
+        recordPersonReview(contextOf(request, audit), params.id, body),
     );
 
     defineRoute(
@@ -237,12 +236,8 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ entityId: params.id }),
         },
       },
-      async ({ params, body, request, reply }) => {
-        const changed = await changeRiskLevel(
-          contextOf(request, 'entity.risk-level'),
-          params.id,
-          body,
-        );
+      async ({ params, body, request, reply, audit }) => {
+        const changed = await changeRiskLevel(contextOf(request, audit), params.id, body);
         if (changed.state === 'applied') return changed;
         await reply
           .code(RISK_CHANGE_HELD_STATUS)
@@ -276,8 +271,7 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ detail: { decisionId: params.id } }),
         },
       },
-      ({ params, request }) =>
-        confirmPending(contextOf(request, 'verification.confirm'), params.id),
+      ({ params, request, audit }) => confirmPending(contextOf(request, audit), params.id),
     );
 
     defineRoute(
@@ -305,8 +299,8 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ detail: { decisionId: params.id } }),
         },
       },
-      ({ params, body, request }) =>
-        rejectPending(contextOf(request, 'verification.reject'), params.id, body.reason),
+      ({ params, body, request, audit }) =>
+        rejectPending(contextOf(request, audit), params.id, body.reason),
     );
 
     defineRoute(
@@ -334,9 +328,10 @@ export function registerDecisionRoutes(
           targetOf: ({ params }) => ({ documentId: params.id }),
         },
       },
-      ({ params, body, request }) =>
-        decideDocument(contextOf(request, 'document.decide'), params.id, body),
+      ({ params, body, request, audit }) =>
+        decideDocument(contextOf(request, audit), params.id, body),
     );
     done();
   });
-}
+  done();
+};

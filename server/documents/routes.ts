@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { READERS } from '../auth/caller.ts';
 import {
   documentDetailResponseSchema,
@@ -13,7 +13,15 @@ import { documentEnvelopeStream } from './document-json.ts';
 import { documentDetailFieldsOf, documentMetadataOf } from './mappers.ts';
 import { documentsRepository } from './repository.ts';
 
-export function registerDocumentRoutes(app: FastifyInstance, services: AppServices): void {
+export interface DocumentsPluginOptions {
+  services: AppServices;
+}
+
+export const documentsPlugin: FastifyPluginCallback<DocumentsPluginOptions> = (
+  app,
+  { services },
+  done,
+) => {
   const documents = documentsRepository(services.db);
   const entities = entitiesRepository(services.db);
 
@@ -83,4 +91,5 @@ export function registerDocumentRoutes(app: FastifyInstance, services: AppServic
       return undefined;
     },
   );
-}
+  done();
+};

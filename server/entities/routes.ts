@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   entityListQuerySchema,
@@ -53,7 +53,15 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   ];
 }
 
-export function registerEntityRoutes(app: FastifyInstance, services: AppServices): void {
+export interface EntitiesPluginOptions {
+  services: AppServices;
+}
+
+export const entitiesPlugin: FastifyPluginCallback<EntitiesPluginOptions> = (
+  app,
+  { services },
+  done,
+) => {
   const { db } = services;
   const cache = createResponseCache(db);
   const positions = createListPositions();
@@ -213,7 +221,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
         },
         errors: [400, 409, 413, 415, 422],
       },
-      async ({ body, request, reply, audit }) => {
+      async ({ body, rawBody, request, reply, audit }) => {
         const key = idempotencyKeyOf(request);
         const outcome = await createLegalEntity(
           services,
@@ -223,7 +231,7 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
             : {
                 accountId: callerOf(request).accountId,
                 key,
-                requestHash: requestHashOf(request.body),
+                requestHash: requestHashOf(rawBody),
               },
           callerOf(request),
           (transaction, entity, pendingVerification) =>
@@ -257,4 +265,5 @@ export function registerEntityRoutes(app: FastifyInstance, services: AppServices
     );
     done();
   });
-}
+  done();
+};

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import {
   ENTITY_INDEX_PAGE_DEFAULT,
   ENTITY_INDEX_PAGE_MAX,
@@ -11,8 +11,16 @@ import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { createEntityIndexTotals, entityIndexCsvLines, entityIndexPage } from './service.ts';
 
+export interface EntityIndexPluginOptions {
+  services: AppServices;
+}
+
 /** Browse every entity, sorted and filtered, with a total (decisions.md, "Case work"); embedded mode only. */
-export function registerEntityIndexRoutes(app: FastifyInstance, services: AppServices): void {
+export const entityIndexPlugin: FastifyPluginCallback<EntityIndexPluginOptions> = (
+  app,
+  { services },
+  done,
+) => {
   const totals = createEntityIndexTotals(services.db);
   defineRoute(
     app,
@@ -52,4 +60,5 @@ export function registerEntityIndexRoutes(app: FastifyInstance, services: AppSer
       return entityIndexPage(services.db, totals, { ...filter, limit, cursor, format }, caller);
     },
   );
-}
+  done();
+};

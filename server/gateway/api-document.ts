@@ -1,26 +1,46 @@
 import crypto from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import Fastify from 'fastify';
-import { Kysely, SqliteDialect } from 'kysely';
-import { registerAssignmentRoutes } from '../assignment/routes.ts';
-import { registerAuthRoutes } from '../auth/routes.ts';
-import { registerClientUpdateRoutes } from '../client-updates/routes.ts';
-import { auditOf } from '../audit/audit-binding.ts';
-import type { Database } from '../db/schema.ts';
+import type { FastifyInstance } from 'fastify';
+import { authPlugin } from '../auth/routes.ts';
+import type { Db } from '../db/database.ts';
 import { documentKeysOf, masterKeyOf } from '../documents/document-crypto.ts';
-import { registerDocumentRoutes } from '../documents/routes.ts';
-import { registerEntityRoutes } from '../entities/routes.ts';
+import { documentsPlugin } from '../documents/routes.ts';
+import { entitiesPlugin } from '../entities/routes.ts';
 import type { Config } from '../env.ts';
-import { registerNoteRoutes } from '../notes/routes.ts';
+
+type ConstraintStore = ReturnType<
+  Parameters<FastifyInstance['addConstraintStrategy']>[0]['storage']
+>;
+type StoredHandler = NonNullable<ReturnType<ConstraintStore['get']>>;
+
+/** The route constraint of declarations only: no request ever satisfies it. */
+export const DOCUMENT_ONLY = 'documentOnly';
 
 /**
- * The gateway serves the same API as the embedded server, so its OpenAPI document is built from the
- * same route declarations: they are declared once on a throwaway instance that never listens,
- * over an empty in-memory database that is never queried.
+ * The gateway publishes the API it forwards with the embedded server's own declarations: the
+ * resources are registered in the live app under a constraint no request satisfies, so
+ * @fastify/swagger sees them while every request still reaches the relay's wildcard route. The
+ * gateway's own resources (notes, client updates, assignment) are its live plugins, documented as
+ * registered. These handlers never run, so their keys are throwaway.
  */
-export async function declareApiRoutesForDocument(config: Config): Promise<void> {
-  const sqlite = new SQLite(':memory:');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+export async function declareForwardedRoutes(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+): Promise<void> {
+  app.addConstraintStrategy({
+    name: DOCUMENT_ONLY,
+    storage(): ConstraintStore {
+      const stores = new Map<unknown, StoredHandler>();
+      return {
+        get: (value) => stores.get(value) ?? null,
+        set: (value, handler) => {
+          stores.set(value, handler);
+        },
+      };
+    },
+    deriveConstraint: () => undefined,
+    mustMatchWhenDerived: false,
+  });
   const services = {
     config: { ...config, smtpUrl: undefined },
     db,
@@ -28,30 +48,17 @@ export async function declareApiRoutesForDocument(config: Config): Promise<void>
     documentKeys: documentKeysOf(masterKeyOf(crypto.randomBytes(32), 'a throwaway key')),
     now: () => new Date(),
   };
-  const declarations = Fastify({ logger: false });
-  try {
+  await app.register(async (declarations) => {
+    declarations.addHook('onRoute', (route) => {
+      route.constraints = { ...route.constraints, [DOCUMENT_ONLY]: true };
+    });
+    await declarations.register(authPlugin, { services, prefix: '/api' });
     await declarations.register(
-      (api, _options, done) => {
-        registerAuthRoutes(api, services);
-        done();
-      },
-      { prefix: '/api' },
-    );
-    await declarations.register(
-      (v2, _options, done) => {
-        registerEntityRoutes(v2, services);
-        registerDocumentRoutes(v2, services);
-        registerClientUpdateRoutes(v2, services);
-        // The gateway keeps notes itself (local-notes.ts); decisions it does not offer.
-        registerNoteRoutes(v2, services, auditOf);
-        registerAssignmentRoutes(v2, services);
-        done();
+      async (v2) => {
+        await v2.register(entitiesPlugin, { services });
+        await v2.register(documentsPlugin, { services });
       },
       { prefix: '/api/v2' },
     );
-    await declarations.ready();
-  } finally {
-    await declarations.close();
-    await db.destroy();
-  }
+  });
 }

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestPartOf } from '../audit/audit-trail.ts';
 import { markRecorded, outcomeOfStatus, refusalDetailOf } from '../audit/refusals.ts';
 import { installGatewayRefusalAudit } from './refusal-audit.ts';
-import { registerAuditRoutes } from '../audit/routes.ts';
-import { registerCapabilitiesRoute } from '../capabilities/routes.ts';
+import { auditPlugin } from '../audit/routes.ts';
+import { capabilitiesPlugin } from '../capabilities/routes.ts';
 import { reviewersRepository } from './reviewers-repository.ts';
 import { decodeJwt } from 'jose';
 import { bearerTokenOf } from '../auth/authenticate.ts';
@@ -18,7 +18,7 @@ import type { Config } from '../env.ts';
 import { readWithinLimit } from '../http/body-limit.ts';
 import { ApiError, parseOrThrow, sendPathNotFound } from '../http/errors.ts';
 import { registerOpenApiRoutes } from '../http/openapi.ts';
-import { declareApiRoutesForDocument } from './api-document.ts';
+import { declareForwardedRoutes } from './api-document.ts';
 import { isOriginForm, v2TargetOf } from './forward-target.ts';
 import { guardLocalRoutes } from './local-route-guard.ts';
 import { createRedactor } from './redaction.ts';
@@ -27,7 +27,7 @@ import { requireEntity } from '../entities/entity-source.ts';
 import { notesPlugin } from '../notes/routes.ts';
 import { relayedClientUpdateStore } from './relayed-client-updates.ts';
 import { upstreamEntitySource } from './upstream-entity.ts';
-import { registerAssignmentRoutes } from '../assignment/routes.ts';
+import { assignmentPlugin } from '../assignment/routes.ts';
 import { registerWebhooks } from './webhooks.ts';
 import { apiErrorOf, apiErrorOfSendFailure, readJsonAnswer, refusalOf, relay } from './relay.ts';
 import { tokenHashOf, ValidTokenCache, type TokenHolder } from './token-cache.ts';
@@ -62,7 +62,7 @@ export async function registerGateway(
   now: () => Date,
   db: Db,
 ): Promise<void> {
-  await declareApiRoutesForDocument(config);
+  await declareForwardedRoutes(app, config, db);
   registerOpenApiRoutes(app);
   registerGatewayRoutes(app, config, now, db);
 }
@@ -366,7 +366,7 @@ function registerGatewayRoutes(
   void app.register(
     (local, _options, done) => {
       local.addHook('onRequest', requireCallerToken);
-      registerAuditRoutes(local, db);
+      void local.register(auditPlugin, { db });
       done();
     },
     { prefix: '/api/v2' },
@@ -374,9 +374,12 @@ function registerGatewayRoutes(
   void app.register(
     (local, _options, done) => {
       local.addHook('onRequest', requireCallerToken);
-      registerCapabilitiesRoute(local, config, (request) => {
-        const { username, role } = callerOf(request);
-        return Promise.resolve({ username, role });
+      void local.register(capabilitiesPlugin, {
+        config,
+        whoIs: (request) => {
+          const { username, role } = callerOf(request);
+          return Promise.resolve({ username, role });
+        },
       });
       done();
     },
@@ -394,11 +397,10 @@ function registerGatewayRoutes(
         store: relayedClientUpdateStore({ config, db, client, redactor, now }),
         portal: config,
       });
-      registerAssignmentRoutes(
-        local,
-        { db },
-        { requireEntity: (request, id) => requireEntity(entities, request, id) },
-      );
+      void local.register(assignmentPlugin, {
+        services: { db },
+        gateway: { requireEntity: (request, id) => requireEntity(entities, request, id) },
+      });
       void local.register(notesPlugin, { entities, db, table: 'gateway_notes', now });
       done();
     },

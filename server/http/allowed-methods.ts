@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 
 /** Which methods a concrete path answers to; empty when the path is unknown. */
 export type AllowedMethodsOf = (pathname: string) => readonly string[];
@@ -28,16 +28,18 @@ function patternOf(url: string): RegExp {
  * router cannot see (the gateway's allow-list behind its one wildcard route).
  */
 export function installAllowedMethods(app: FastifyInstance, extra?: AllowedMethodsOf): void {
-  const routes: { methods: readonly string[]; pattern: RegExp }[] = [];
+  const routes: { methods: readonly string[]; pattern: RegExp; route: RouteOptions }[] = [];
   app.addHook('onRoute', (route) => {
     if (route.url.includes('*')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    routes.push({ methods: methods.map(String), pattern: patternOf(route.url) });
+    routes.push({ methods: methods.map(String), pattern: patternOf(route.url), route });
   });
   app.decorate('allowedMethodsOf', (pathname: string) => {
     const found = new Set<string>(extra?.(pathname) ?? []);
-    for (const route of routes) {
-      if (route.pattern.test(pathname)) for (const method of route.methods) found.add(method);
+    for (const { methods, pattern, route } of routes) {
+      // Read when asked: a scope's own onRoute hook may constrain the route after this one ran.
+      if (Object.keys(route.constraints ?? {}).length > 0) continue;
+      if (pattern.test(pathname)) for (const method of methods) found.add(method);
     }
     return HTTP_METHODS.filter((method) => found.has(method));
   });

@@ -44,36 +44,55 @@ export const STORAGE_FULL_MESSAGE = "The server's storage is full. Try again onc
 export const UNAVAILABLE_MESSAGE =
   'The service is unavailable: its database does not answer. Try again shortly.';
 
+/** What a zod issue says, as zod reports it or as the type provider passes it on. */
+interface Issue {
+  code: string;
+  path: readonly PropertyKey[];
+  message: string;
+  keys?: readonly string[];
+}
+
 /**
  * Field errors of a failed zod parse, with dotted paths (`corporateInformation.country`); an
  * unknown key is reported on itself, an error about the whole input on `rootField`.
  */
-export function fieldErrorsOf(error: z.ZodError, rootField = 'body'): FieldError[] {
-  return error.issues.flatMap((issue) => {
+export function fieldErrorsOf(issues: readonly Issue[], rootField = 'body'): FieldError[] {
+  return issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: issue.message }));
+      return (issue.keys ?? []).map((key) => ({
+        field: [...path, key].join('.'),
+        message: issue.message,
+      }));
     }
     return [{ field: path.join('.') || rootField, message: issue.message }];
   });
+}
+
+/** Where a value that failed its schema came from, as its 400 names it. */
+export type InvalidPart = 'parameter' | 'path parameter' | 'field' | 'header';
+
+/** The 400 of a value that failed its schema: its message names the first bad field. */
+export function badRequestOf(issues: readonly Issue[], what: InvalidPart): ApiError {
+  const rootField = what === 'field' ? 'body' : 'query';
+  const errors = fieldErrorsOf(issues, rootField);
+  const first = errors[0];
+  const message =
+    first && first.field !== rootField
+      ? `Invalid ${what} ${first.field}: ${first.message}`
+      : `Invalid request: ${first?.message ?? 'malformed'}`;
+  return new ApiError(400, message, errors);
 }
 
 /** Parses `value` or throws a 400 ApiError whose message names the first bad field. */
 export function parseOrThrow<T extends z.ZodType>(
   schema: T,
   value: unknown,
-  what: 'parameter' | 'path parameter' | 'field' | 'header',
+  what: InvalidPart,
 ): z.infer<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const rootField = what === 'field' ? 'body' : 'query';
-  const errors = fieldErrorsOf(result.error, rootField);
-  const first = errors[0];
-  const message =
-    first && first.field !== rootField
-      ? `Invalid ${what} ${first.field}: ${first.message}`
-      : `Invalid request: ${first?.message ?? 'malformed'}`;
-  throw new ApiError(400, message, errors);
+  throw badRequestOf(result.error.issues, what);
 }
 
 const FASTIFY_CODES: Record<string, [number, string]> = {

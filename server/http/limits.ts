@@ -80,6 +80,13 @@ export function isNestedDeeperThan(value: unknown, maxDepth: number): boolean {
   return false;
 }
 
+/** The 400 of a body nested too deep to parse safely; undefined when it is not. */
+export function deepBodyError(body: unknown): ApiError | undefined {
+  return isNestedDeeperThan(body, MAX_JSON_DEPTH)
+    ? new ApiError(400, `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`)
+    : undefined;
+}
+
 /**
  * Hooks on the root instance (register before any route): per-route body limits, a declared
  * Content-Length over the limit refused before reading (multipart reads its own stream), and
@@ -99,10 +106,6 @@ export function installRequestLimits(app: FastifyInstance): void {
     done();
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    if (isNestedDeeperThan(request.body, MAX_JSON_DEPTH)) {
-      done(new ApiError(400, `The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`));
-      return;
-    }
-    done();
+    done(deepBodyError(request.body));
   });
 }

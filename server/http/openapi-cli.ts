@@ -1,7 +1,7 @@
 /**
  * Writes the OpenAPI document as the embedded server serves it to the path given (for
- * `npm run lint:openapi`): routes register themselves when an app is built, so one is built on a
- * throwaway DATA_DIR and asked for /api/openapi.json.
+ * `npm run lint:openapi`): the document is the app's own routes (@fastify/swagger), so one is
+ * built on a throwaway DATA_DIR and asked for /api/openapi.json.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';

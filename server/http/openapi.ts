@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { ROLES } from '../../contract/audit.ts';
 import { errorEnvelopeSchema } from '../../contract/common.ts';
-import { registeredRoutes, type RouteSpec } from './route.ts';
+import type { RouteSpec } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -80,14 +81,28 @@ interface BrowserTwin {
   path: string;
 }
 
-function operationOf(spec: RouteSpec, operationId: string, browserTwin?: BrowserTwin) {
+/** The zod schemas a route declared as its Fastify schema (defineRoute in http/route.ts). */
+interface ZodRouteSchema {
+  querystring?: z.ZodType;
+  params?: z.ZodType;
+  body?: z.ZodType;
+  headers?: z.ZodObject;
+  security?: FastifySchema['security'];
+}
+
+function operationOf(
+  spec: RouteSpec,
+  schema: ZodRouteSchema,
+  operationId: string,
+  browserTwin?: BrowserTwin,
+) {
   const errorStatuses = [
     ...new Set([
       // Every route parses its query strictly (an unknown parameter is 400) and limits headers.
       400,
       ...(spec.auth === 'none' ? [] : [401]),
       ...(spec.roles && spec.roles.length < ROLES.length ? [403] : []),
-      ...(spec.body ? [413] : []),
+      ...(schema.body ? [413] : []),
       ...(spec.errors ?? []),
       431,
       500,
@@ -114,26 +129,21 @@ function operationOf(spec: RouteSpec, operationId: string, browserTwin?: Browser
       ? { 'x-browser-callable': false, 'x-browser-alternative': browserTwin.operationId }
       : {}),
     tags: [spec.tag],
-    security:
-      spec.auth === 'none'
-        ? []
-        : spec.auth === 'token'
-          ? [{ bearer: [] }]
-          : [{ bearer: [] }, { apiKey: [] }],
+    security: schema.security ?? [],
     ...(spec.roles ? { 'x-roles': spec.roles } : {}),
     parameters: [
-      ...parametersOf(spec.params, 'path'),
-      ...parametersOf(spec.query, 'query'),
-      ...parametersOf(spec.headers, 'header'),
+      ...parametersOf(schema.params, 'path'),
+      ...parametersOf(schema.querystring, 'query'),
+      ...parametersOf(schema.headers, 'header'),
     ],
-    ...(spec.body
+    ...(schema.body
       ? {
           requestBody: {
             required: true,
             content: Object.fromEntries(
               (spec.bodyMediaTypes ?? ['application/json']).map((type) => [
                 type,
-                { schema: jsonSchema(spec.body as z.ZodType, 'input') },
+                { schema: jsonSchema(schema.body as z.ZodType, 'input') },
               ]),
             ),
           },
@@ -161,36 +171,92 @@ function operationOf(spec: RouteSpec, operationId: string, browserTwin?: Browser
   };
 }
 
-/** The OpenAPI 3.1 document, generated from the routes' zod schemas. */
-export function buildOpenApiDocument() {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const { spec, path } of registeredRoutes()) {
-    const openApiPath = path.replace(/:(\w+)/g, '{$1}');
-    const methods = Array.isArray(spec.method) ? spec.method : [spec.method];
-    const browserTwin =
-      spec.body && methods.includes('GET') && methods.includes('POST')
-        ? { operationId: operationIdOf('POST', openApiPath), path: openApiPath }
-        : undefined;
-    for (const method of methods) {
-      (paths[openApiPath] ??= {})[method.toLowerCase()] = operationOf(
+/** The key under which a route's own operations, one per method, pass through @fastify/swagger. */
+const OPERATIONS_KEY = 'x-kyc-desk-operations';
+
+/**
+ * @fastify/swagger's `transform`: a route declared with defineRoute becomes its operations (built
+ * from its zod schema and config); any other route (health, the console, the gateway's relay) is
+ * left out, as are routes without a declaration.
+ */
+const transform: NonNullable<FastifyDynamicSwaggerOptions['transform']> = ({
+  schema,
+  url,
+  route,
+}) => {
+  const spec = route.config?.routeSpec;
+  if (!spec) return { schema: { hide: true }, url };
+  const openApiPath = url.replace(/:(\w+)/g, '{$1}');
+  const methods = [route.method].flat().map(String);
+  // The body from the declaration itself: a GET with a body keeps it out of Fastify's schema.
+  const zodSchema = { ...(schema as ZodRouteSchema), body: spec.body };
+  const browserTwin =
+    zodSchema.body && methods.includes('GET') && methods.includes('POST')
+      ? { operationId: operationIdOf('POST', openApiPath), path: openApiPath }
+      : undefined;
+  const operations = Object.fromEntries(
+    methods.map((method) => [
+      method.toLowerCase(),
+      operationOf(
         spec,
+        zodSchema,
         operationIdOf(method, openApiPath),
         method === 'GET' ? browserTwin : undefined,
-      );
+      ),
+    ]),
+  );
+  return { schema: { [OPERATIONS_KEY]: operations } as FastifySchema, url };
+};
+
+type Operation = ReturnType<typeof operationOf>;
+
+/** The document's frame; its paths are the live app's declared routes (openApiOptions). */
+const DOCUMENT_FRAME = {
+  openapi: '3.1.0',
+  info: {
+    title: 'KYC Desk API',
+    version: '2.0.0',
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    contact: { name: 'KYC Desk maintainers', email: 'dev@kyc-desk.local' },
+    description:
+      'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key. Response schemas describe what a client must be ready to read, from this server or, through a gateway, from the real identity service: IDs are opaque strings, statuses and risk levels (text or number) are open, optional text may be null, timestamps may carry fractional seconds, country codes may have two or three letters, a natural person by id may carry its ID only in kycMetaData.entityID, and documents may come without mimeType or fileSize. Request schemas are strict.',
+  },
+  servers: [{ url: '/' }],
+};
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: (typeof DOCUMENT_FRAME)['info'];
+  servers: { url: string }[];
+  tags: { name: string; description: string }[];
+  components: Record<string, unknown>;
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/**
+ * @fastify/swagger's `transformObject`: the operations `transform` built, in the order the routes
+ * were registered, under the tags they use, with the shared security schemes and error envelope.
+ */
+function documentOf(collectedDocument: unknown): OpenApiDocument {
+  const collected = (
+    collectedDocument as { paths?: Record<string, Record<string, unknown>> } | undefined
+  )?.paths;
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const [path, item] of Object.entries(collected ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      const own = (operation as Record<string, Record<string, Operation> | undefined>)[
+        OPERATIONS_KEY
+      ]?.[method];
+      if (own) (paths[path] ??= {})[method] = own;
     }
   }
-  const usedTags = new Set(registeredRoutes().map(({ spec }) => spec.tag));
+  const usedTags = new Set(
+    Object.values(paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => operation.tags),
+    ),
+  );
   return {
-    openapi: '3.1.0',
-    info: {
-      title: 'KYC Desk API',
-      version: '2.0.0',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      contact: { name: 'KYC Desk maintainers', email: 'dev@kyc-desk.local' },
-      description:
-        'Identity-verification records (natural persons and legal entities), their verifications and supporting documents. Every /api/v2 endpoint accepts a Bearer JWT from /api/gettoken or an API key in X-API-Key. Response schemas describe what a client must be ready to read, from this server or, through a gateway, from the real identity service: IDs are opaque strings, statuses and risk levels (text or number) are open, optional text may be null, timestamps may carry fractional seconds, country codes may have two or three letters, a natural person by id may carry its ID only in kycMetaData.entityID, and documents may come without mimeType or fileSize. Request schemas are strict.',
-    },
-    servers: [{ url: '/' }],
+    ...DOCUMENT_FRAME,
     tags: Object.entries(TAGS)
       .filter(([name]) => usedTags.has(name))
       .map(([name, description]) => ({ name, description })),
@@ -205,13 +271,23 @@ export function buildOpenApiDocument() {
   };
 }
 
+/** Options of @fastify/swagger: registered on the root before any route, it sees every one. */
+export function openApiOptions(): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: { openapi: DOCUMENT_FRAME.openapi, info: DOCUMENT_FRAME.info },
+    transform,
+    transformObject: (documentObject) =>
+      documentOf('openapiObject' in documentObject ? documentObject.openapiObject : undefined),
+  };
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A readable, script-free reference page rendered from the same document. */
-export function renderDocsPage(document: ReturnType<typeof buildOpenApiDocument>): string {
+export function renderDocsPage(document: OpenApiDocument): string {
   const sections = Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, raw]) => {
-      const op = raw as ReturnType<typeof operationOf>;
+      const op = raw;
       const typedResponses: Record<
         string,
         { description: string; content?: Record<string, { schema: unknown }> }
@@ -253,11 +329,12 @@ section{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:8px 1
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #e9ecef;text-align:left;padding:4px;font-size:14px;vertical-align:top}td code{word-break:break-all}
 .method{display:inline-block;min-width:56px;padding:2px 6px;border-radius:4px;color:#fff;font-size:13px;text-align:center}.get{background:#1c7ed6}.post{background:#2f9e44}`;
 
+/** /api/openapi.json and /api/docs, from the live app's own routes (@fastify/swagger). */
 export function registerOpenApiRoutes(app: FastifyInstance): void {
   let cached: { json: string; html: string } | undefined;
   const render = () => {
     if (!cached) {
-      const document = buildOpenApiDocument();
+      const document = app.swagger() as unknown as OpenApiDocument;
       cached = { json: JSON.stringify(document), html: renderDocsPage(document) };
     }
     return cached;

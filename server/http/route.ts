@@ -1,16 +1,32 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  FastifySchemaCompiler,
+  FastifySchemaValidationError,
+} from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestPartOf, type AuditEventInput } from '../audit/audit-trail.ts';
+import {
+  requestPartOf,
+  type AuditEventInput,
+  type AuditInTransaction,
+} from '../audit/audit-trail.ts';
 import { markRecorded, recordRefusal, REFUSAL_STATUSES } from '../audit/refusals.ts';
 import type { Role } from '../../contract/audit.ts';
 import { READERS, requireRole } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { MAX_ID_LENGTH } from '../../contract/common.ts';
-import { ApiError, parseOrThrow } from './errors.ts';
+import { ApiError, badRequestOf, parseOrThrow, type InvalidPart } from './errors.ts';
+import { deepBodyError } from './limits.ts';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a route declares; the OpenAPI document is built from these declarations alone. */
+/**
+ * What a route declares. Its schemas become the Fastify route's `schema` (validated by the zod
+ * type provider, published by @fastify/swagger); the rest rides in the route's `config`.
+ */
 export interface RouteSpec<
   Q extends z.ZodType = z.ZodType,
   P extends z.ZodType = z.ZodType,
@@ -81,25 +97,43 @@ export const UNDECLARED_CONTROL_ACTION = 'request.refused';
 /** Writes the route's audit event from inside a handler (before streaming, or in a transaction). */
 export interface RouteAudit {
   record(
-    extra?: Partial<Pick<AuditEventInput, 'action' | 'entityId' | 'documentId' | 'detail'>>,
+    extra?: Partial<
+      Pick<AuditEventInput, 'action' | 'actor' | 'outcome' | 'entityId' | 'documentId' | 'detail'>
+    >,
     transaction?: Db,
   ): Promise<void>;
   /** Adds to the detail of the event written later, success or refusal (what the handler found). */
   describe(detail: Record<string, unknown>): void;
 }
 
+/**
+ * The route's audit as the function a service calls inside its own transaction (a decision, an
+ * assignment): each event it appends is the route's, with what the service adds.
+ */
+export function auditInTransaction(audit: RouteAudit): AuditInTransaction {
+  return (transaction, { action, entityId, documentId, detail }) =>
+    audit.record(
+      { ...(action ? { action } : {}), entityId, documentId: documentId ?? null, detail },
+      transaction,
+    );
+}
+
 export interface RouteContext<Q, P, B> {
   query: Q;
   params: P;
   body: B;
+  /** The body as it arrived, before its schema parsed it (what an idempotency key is bound to). */
+  rawBody: unknown;
   request: FastifyRequest;
   reply: FastifyReply;
   audit: RouteAudit;
 }
 
-export interface RegisteredRoute {
-  spec: RouteSpec;
-  path: string;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route declared with defineRoute: its declaration, read by the OpenAPI document. */
+    routeSpec?: RouteSpec;
+  }
 }
 
 /** The query of a route that declares none: any parameter is unknown, so 400 naming it. */
@@ -111,17 +145,71 @@ const noQuerySchema = z.strictObject(
   },
 );
 
-/** Every route defined in any app instance, for the OpenAPI document. */
-const registry = new Map<string, RegisteredRoute>();
+/** The part of a request Fastify validated (its `SchemaErrorDataVar`). */
+type ValidatedPart = 'body' | 'headers' | 'params' | 'querystring';
 
-export function registeredRoutes(): RegisteredRoute[] {
-  return [...registry.values()];
+const INVALID_PART_OF: Record<ValidatedPart, InvalidPart> = {
+  querystring: 'parameter',
+  params: 'path parameter',
+  body: 'field',
+  headers: 'header',
+};
+
+/**
+ * The type provider's validator, with today's two exceptions: an absent body is read as `{}`,
+ * and declared headers are documentation only (the handler reads them itself).
+ */
+const validatorOfPart: FastifySchemaCompiler<FastifySchema> = (route) => {
+  if (route.httpPart === 'headers') return () => true;
+  // The part's own schema, one of defineRoute's zod schemas.
+  const validate = validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]);
+  return route.httpPart === 'body' ? (data) => validate(data ?? {}) : validate;
+};
+
+/** Responses are plain JSON, as without a schema: never re-parsed by zod on the way out. */
+const stringifyResponse = () => (data: unknown) => JSON.stringify(data);
+
+/** The zod issues of a failed validation, back as today's 400 with field errors. */
+function validationFailureOf(errors: FastifySchemaValidationError[], part: ValidatedPart): Error {
+  const issues = errors.map(({ keyword, instancePath, message, params }) => ({
+    ...params,
+    code: keyword,
+    path: instancePath === '/' ? [] : instancePath.slice(1).split('/'),
+    message: message ?? 'Invalid value',
+  }));
+  return badRequestOf(issues, INVALID_PART_OF[part]);
+}
+
+/** The security requirement of each kind of authentication, for the OpenAPI document. */
+const SECURITY_OF: Record<RouteSpec['auth'], { [scheme: string]: string[] }[]> = {
+  none: [],
+  token: [{ bearer: [] }],
+  caller: [{ bearer: [] }, { apiKey: [] }],
+};
+
+/**
+ * The route's Fastify schema: what it validates and what the OpenAPI document publishes. Fastify
+ * takes no body schema on GET, so a GET with a body (a browser twin) parses it in its handler.
+ */
+function routeSchemaOf(spec: RouteSpec, bodyInSchema: boolean): FastifySchema {
+  return {
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [spec.tag],
+    security: SECURITY_OF[spec.auth],
+    querystring: spec.query ?? noQuerySchema,
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.body && bodyInSchema ? { body: spec.body } : {}),
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    response: { [spec.response.status]: spec.response.schema },
+  };
 }
 
 /**
- * Registers a route whose query, params and body are parsed with its zod schemas (400 with field
- * errors otherwise) and whose result is wrapped in the success envelope. A handler that sends its
- * own answer (`await reply.send(...)`) returns undefined.
+ * Registers a route whose query, params and body are validated with its zod schemas by Fastify
+ * (400 with field errors otherwise), after its role and id-length checks, and whose result is
+ * wrapped in the success envelope. A handler that sends its own answer (`await reply.send(...)`)
+ * returns undefined.
  */
 export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType, R>(
   app: FastifyInstance,
@@ -136,16 +224,51 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
       `${methods.join(',')} ${path}: roles go with authenticated routes, and only there`,
     );
   }
-  registry.set(`${methods.join(',')} ${path}`, { spec, path });
   const isControl =
     spec.auth !== 'none' &&
     (methods.some((method) => method !== 'GET') ||
       (roles !== undefined && !READERS.every((role) => roles.includes(role))));
   const audited = spec.audit !== undefined || isControl;
+  const bodyInSchema = !methods.includes('GET');
+  const checkBeforeValidation = (request: FastifyRequest): void => {
+    const tooDeep = deepBodyError(request.body);
+    if (tooDeep) throw tooDeep;
+    if (spec.body) rawBodies.set(request, request.body);
+    if (spec.audit) {
+      pendingEvents.set(request, {
+        event: { ...requestPartOf(request), action: spec.audit.action },
+        recorded: false,
+      });
+    }
+    if (roles) requireRole(request, roles);
+    // Checked before the schema (which would say 400): an ID that long can name nothing.
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    if (Object.values(params).some((value) => String(value).length > MAX_ID_LENGTH)) {
+      throw new ApiError(404, `Nothing has this ID: IDs are at most ${MAX_ID_LENGTH} characters.`);
+    }
+  };
   app.route({
     method: methods,
     url: spec.url,
+    schema: routeSchemaOf(spec, bodyInSchema),
+    config: { routeSpec: spec },
+    validatorCompiler: validatorOfPart,
+    serializerCompiler: stringifyResponse,
+    schemaErrorFormatter: validationFailureOf,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    // Before validation, in today's order: the depth check, then the role, then an id too long.
+    preValidation: (
+      request: FastifyRequest,
+      _reply: FastifyReply,
+      done: (error?: Error) => void,
+    ) => {
+      try {
+        checkBeforeValidation(request);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
     ...(audited
       ? {
           // Kept for the refusal's event: its reason and what it was about.
@@ -160,11 +283,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
         }
       : {}),
     handler: async (request, reply) => {
-      const pending: PendingEvent | undefined = spec.audit
-        ? { event: { ...requestPartOf(request), action: spec.audit.action }, recorded: false }
-        : undefined;
-      if (pending) pendingEvents.set(request, pending);
-      if (roles) requireRole(request, roles);
+      const pending = pendingEvents.get(request);
       const audit: RouteAudit = {
         async record(extra = {}, transaction) {
           if (!pending) throw new Error(`${path} declares no audit event`);
@@ -180,22 +299,15 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
           pending.event.detail = { ...pending.event.detail, ...detail };
         },
       };
-      // Checked before the schema (which would say 400): an ID that long can name nothing.
-      const params = (request.params ?? {}) as Record<string, unknown>;
-      if (Object.values(params).some((value) => String(value).length > MAX_ID_LENGTH)) {
-        throw new ApiError(
-          404,
-          `Nothing has this ID: IDs are at most ${MAX_ID_LENGTH} characters.`,
-        );
-      }
       const context = {
-        query: parseOrThrow(spec.query ?? noQuerySchema, request.query, 'parameter') as z.infer<Q>,
-        params: (spec.params
-          ? parseOrThrow(spec.params, request.params, 'path parameter')
-          : {}) as z.infer<P>,
-        body: (spec.body
+        query: request.query as z.infer<Q>,
+        params: (spec.params ? request.params : {}) as z.infer<P>,
+        body: (spec.body && !bodyInSchema
           ? parseOrThrow(spec.body, request.body ?? {}, 'field')
-          : undefined) as z.infer<B>,
+          : spec.body
+            ? request.body
+            : undefined) as z.infer<B>,
+        rawBody: rawBodies.get(request),
         request,
         reply,
         audit,
@@ -219,6 +331,7 @@ interface PendingEvent {
 }
 const pendingEvents = new WeakMap<FastifyRequest, PendingEvent>();
 const refusalErrors = new WeakMap<FastifyRequest, Error>();
+const rawBodies = new WeakMap<FastifyRequest, unknown>();
 
 /**
  * What a call refused before its handler read anything is about: the route's own target, from

@@ -115,20 +115,3 @@ export const notesPlugin: FastifyPluginAsync<NotesPluginOptions> = async (app, o
     done();
   });
 };
-
-/**
- * The embedded declarations, for gateway/api-document.ts's throwaway instance alone (it documents
- * the gateway's API from them); the app registers `notesPlugin` itself.
- */
-export function registerNoteRoutes(
-  app: FastifyInstance,
-  services: AppServices,
-  _auditOf?: unknown,
-): void {
-  void app.register(notesPlugin, {
-    entities: localEntitySource(services.db),
-    db: services.db,
-    table: 'notes',
-    now: services.now,
-  });
-}

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
-import { requestPartOf } from '../audit/audit-trail.ts';
+import type { FastifyPluginCallback } from 'fastify';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import {
   REVIEW_PAGE_DEFAULT,
@@ -11,14 +10,21 @@ import {
   takeNextSchema,
 } from '../../contract/reviews.ts';
 import { requireJsonBody } from '../http/json-body.ts';
-import { auditOf } from '../audit/audit-binding.ts';
 import { ApiError } from '../http/errors.ts';
-import { defineRoute } from '../http/route.ts';
+import { auditInTransaction, defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import { createWindowCounts, reviewQueueCsvLines, reviewQueuePage, takeNext } from './service.ts';
 
+export interface ReviewsPluginOptions {
+  services: AppServices;
+}
+
 /** The review queue (decisions.md, "Extensions"; docs/reviews.md); embedded mode only. */
-export function registerReviewRoutes(app: FastifyInstance, services: AppServices): void {
+export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
+  app,
+  { services },
+  done,
+) => {
   const windowCounts = createWindowCounts(services.db);
   defineRoute(
     app,
@@ -40,17 +46,14 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
       },
       errors: [400],
       bare: true,
+      // Page reads are not recorded; an export of the queue is, like every other export.
+      audit: { action: 'review.export', writtenByHandler: true },
     },
-    async ({ query, request, reply }) => {
+    async ({ query, request, reply, audit }) => {
       const caller = callerOf(request).username;
       if (query.format === 'csv') {
         const { limit: _limit, cursor: _cursor, format: _format, ...filter } = query;
-        // Page reads are not recorded; an export of the queue is, like every other export.
-        await request.server.auditTrail.record({
-          ...requestPartOf(request),
-          action: 'review.export',
-          detail: { filter },
-        });
+        await audit.record({ detail: { filter } });
         const now = services.now();
         await reply
           .code(200)
@@ -90,11 +93,11 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
         errors: [400, 404, 415],
         audit: { action: 'entity.assign', writtenByHandler: true },
       },
-      async ({ body, request }) => {
+      async ({ body, request, audit }) => {
         const caller = callerOf(request).username;
-        const audit = auditOf(request, 'entity.assign');
+        const appendAudit = auditInTransaction(audit);
         const item = await takeNext(services.db, body, services.now(), caller, (transaction, id) =>
-          audit(transaction, {
+          appendAudit(transaction, {
             entityId: id,
             detail: { from: null, to: caller, via: 'take-next' },
           }),
@@ -105,4 +108,5 @@ export function registerReviewRoutes(app: FastifyInstance, services: AppServices
     );
     done();
   });
-}
+  done();
+};

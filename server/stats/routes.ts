@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginCallback } from 'fastify';
 import { statsResponseSchema } from '../../contract/stats.ts';
 import { READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
@@ -6,8 +6,12 @@ import { createWindowCounts } from '../reviews/service.ts';
 import type { AppServices } from '../services.ts';
 import { createStats } from './service.ts';
 
+export interface StatsPluginOptions {
+  services: AppServices;
+}
+
 /** The overview's counts (docs/reviews.md, "Overview"); embedded mode only. */
-export function registerStatsRoutes(app: FastifyInstance, services: AppServices): void {
+export const statsPlugin: FastifyPluginCallback<StatsPluginOptions> = (app, { services }, done) => {
   const stats = createStats(services.db, createWindowCounts(services.db));
   defineRoute(
     app,
@@ -29,4 +33,5 @@ export function registerStatsRoutes(app: FastifyInstance, services: AppServices)
     },
     ({ request }) => stats(services.now(), callerOf(request)),
   );
-}
+  done();
+};

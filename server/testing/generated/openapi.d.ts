@@ -254,6 +254,170 @@ export interface paths {
     patch: operations['patchDocumentsById'];
     trace?: never;
   };
+  '/api/v2/client-update-configs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the client-update e-mail configurations
+     * @description Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.
+     */
+    get: operations['getClientUpdateConfigs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the client-update requests of a legal entity
+     * @description Every request, newest first. `status` is the delivery (`sent` or `failed`); `state` where the request stands: `sent` → `opened` (the client opened the link, `openedAt`) → `submitted` (the client answered, `submittedAt`) → `reviewed` (`reviewedAt`, `reviewedBy`), or `failed` (never delivered) or `expired` (the link lapsed at `expiresAt` unanswered).
+     */
+    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mark a client's response reviewed
+     * @description Closes a `submitted` request: its state becomes `reviewed`, with `reviewedAt` and `reviewedBy` (the caller). No body. A request already reviewed is answered as it stands; any other state (`sent`, `opened`, `failed`, `expired`) is 409. Audited as `client-update.review`.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/request-client-update': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * E-mail a person linked to a legal entity asking for updated information
+     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     */
+    get: operations['getEntitiesLegalEntitiesByIdRequestClientUpdate'];
+    put?: never;
+    /**
+     * E-mail a person linked to a legal entity asking for updated information
+     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a failed client-update request again
+     * @description Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a reminder for a client-update request with no answer
+     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A client's answer to a request
+     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
+     */
+    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Apply or dismiss a client's contact corrections
+     * @description `{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.
+     */
+    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v2/audit-events': {
     parameters: {
       query?: never;
@@ -308,6 +472,26 @@ export interface paths {
     get: operations['getReviews'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/reviews/take-next': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Take the next unassigned entity
+     * @description Assigns the soonest-due unassigned entity of the queue to the caller and answers its queue item. The optional body holds the queue's filters: due (default all), status, country, riskLevel, type. Concurrent calls never hand out the same entity. 404 when no unassigned entity is left. Audited as entity.assign.
+     */
+    post: operations['postReviewsTakeNext'];
     delete?: never;
     options?: never;
     head?: never;
@@ -476,190 +660,6 @@ export interface paths {
     get: operations['getPendingVerifications'];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/client-update-configs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the client-update e-mail configurations
-     * @description Each configuration has a default subject and message; `defaultDomain` is the client portal host name of this deployment (PORTAL_DOMAIN). `allowedDomains`, beside `data`, lists every host name `domain` may take: PORTAL_DOMAIN, then PORTAL_DOMAINS.
-     */
-    get: operations['getClientUpdateConfigs'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List the client-update requests of a legal entity
-     * @description Every request, newest first. `status` is the delivery (`sent` or `failed`); `state` where the request stands: `sent` → `opened` (the client opened the link, `openedAt`) → `submitted` (the client answered, `submittedAt`) → `reviewed` (`reviewedAt`, `reviewedBy`), or `failed` (never delivered) or `expired` (the link lapsed at `expiresAt` unanswered).
-     */
-    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequests'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/review': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Mark a client's response reviewed
-     * @description Closes a `submitted` request: its state becomes `reviewed`, with `reviewedAt` and `reviewedBy` (the caller). No body. A request already reviewed is answered as it stands; any other state (`sent`, `opened`, `failed`, `expired`) is 409. Audited as `client-update.review`.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/request-client-update': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * E-mail a person linked to a legal entity asking for updated information
-     * @description Not callable from browsers: fetch and XMLHttpRequest cannot send a body with GET. Use `POST /api/v2/entities/legal-entities/{id}/request-client-update` (postEntitiesLegalEntitiesByIdRequestClientUpdate) with the same body. GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
-     */
-    get: operations['getEntitiesLegalEntitiesByIdRequestClientUpdate'];
-    put?: never;
-    /**
-     * E-mail a person linked to a legal entity asking for updated information
-     * @description GET with a JSON body as the interface specifies, or POST with the same body (browsers cannot send a body with GET). The e-mail links to the client portal, `https://{domain}/portal/{token}` (a fresh 256-bit token per sending, stored hashed, working PORTAL_LINK_DAYS days); `domain` must be PORTAL_DOMAIN or one of PORTAL_DOMAINS (`allowedDomains` of the configurations), compared exactly and case-insensitively, else 400. Sent over SMTP when SMTP_URL is set, otherwise written to DATA_DIR/outbox/{requestId}.eml. Every attempt is recorded; a mail server failure answers 502 and is recorded as `failed`. A recipient without an e-mail address answers 409.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdRequestClientUpdate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/resend': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a failed client-update request again
-     * @description Sends the recorded request again under its own requestId (same subject, message and link) and records the outcome on it. A request already sent is answered as it stands and sends nothing, so a retry never sends a second e-mail. No body. A mail server failure answers 502 and the request stays `failed` with the new reason.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/remind': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send a reminder for a client-update request with no answer
-     * @description Sends the request's e-mail again, its subject starting "Reminder: ", with a new portal link (the earlier one stops working; the expiry is unchanged), once the request (`sent` or `opened`) has had no answer for REMINDER_AFTER_DAYS days (default 3) since its last e-mail: `reminderDueAt` in the history. Earlier, or in any other state, 409, and nothing is sent. No body. An Idempotency-Key header (at most 200 characters) makes a repeat with the same key answer the reminder it sent and send nothing. Each e-mail is an attempt in the history; a mail server failure answers 502 and is recorded as a failed attempt. Audited as `client-update.remind`.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * A client's answer to a request
-     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
-     */
-    get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/entities/legal-entities/{id}/client-update-requests/{requestId}/response/contact': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Apply or dismiss a client's contact corrections
-     * @description `{ action: 'apply' | 'dismiss' }`. Apply writes the proposed e-mail, phone and address on the person's record; dismiss leaves the record. Once: a second decision is 409. Audited as `client-update.contact` with each field's old and new value. Not held for a second reviewer: contact details are not a decision under FOUR_EYES.
-     */
-    post: operations['postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/reviews/take-next': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Take the next unassigned entity
-     * @description Assigns the soonest-due unassigned entity of the queue to the caller and answers its queue item. The optional body holds the queue's filters: due (default all), status, country, riskLevel, type. Concurrent calls never hand out the same entity. 404 when no unassigned entity is left. Audited as entity.assign.
-     */
-    post: operations['postReviewsTakeNext'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2775,6 +2775,1021 @@ export interface operations {
       };
     };
   };
+  getClientUpdateConfigs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The configurations, by configId */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              configId: number;
+              name: string;
+              description: string;
+              defaultSubject: string;
+              defaultMessage: string;
+              defaultDomain: string;
+            }[];
+            allowedDomains?: string[];
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdClientUpdateRequests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requests, newest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              entityId: string;
+              recipientId: string;
+              recipientEmail: string;
+              configId: number;
+              subject: string;
+              domain: string;
+              /** @enum {string} */
+              status: 'sent' | 'failed';
+              error: string | null;
+              requestedBy: string;
+              requestedByName?: string | null;
+              createdAt: string;
+              sentAt: string | null;
+              /** @enum {string} */
+              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
+              openedAt: string | null;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              reviewedBy: string | null;
+              expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The request, now reviewed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              entityId: string;
+              recipientId: string;
+              recipientEmail: string;
+              configId: number;
+              subject: string;
+              domain: string;
+              /** @enum {string} */
+              status: 'sent' | 'failed';
+              error: string | null;
+              requestedBy: string;
+              requestedByName?: string | null;
+              createdAt: string;
+              sentAt: string | null;
+              /** @enum {string} */
+              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
+              openedAt: string | null;
+              submittedAt: string | null;
+              reviewedAt: string | null;
+              reviewedBy: string | null;
+              expiresAt: string | null;
+              attempts?: {
+                attempt: number;
+                kind: string;
+                outcome: string;
+                at: string;
+                error: string | null;
+                sentBy: string;
+              }[];
+              reminderDueAt?: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdRequestClientUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recepientId: string;
+          emailSubject: string;
+          emailMessage: string;
+          configId: number;
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The e-mail was handed to the mail server (or written to the outbox) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdRequestClientUpdate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          recepientId: string;
+          emailSubject: string;
+          emailMessage: string;
+          configId: number;
+          domain: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The e-mail was handed to the mail server (or written to the outbox) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The e-mail was handed to the mail server (or was sent already) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reminder was handed to the mail server (or was sent already under this key) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientEmail: string;
+              sentAt: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. An empty or too long Idempotency-Key header */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A downstream service (mail, identity service) failed */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        requestId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          action: 'apply' | 'dismiss';
+        };
+      };
+    };
+    responses: {
+      /** @description The answer, with the outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              requestId: string;
+              recipientId: string;
+              submittedAt: string;
+              contact: {
+                /** @enum {string} */
+                field: 'email' | 'phone' | 'address';
+                current: string | null;
+                proposed: string;
+              }[];
+              contactOutcome: ('applied' | 'dismissed') | null;
+              contactDecidedBy: string | null;
+              contactDecidedAt: string | null;
+              documents: {
+                documentId: string;
+                fileName: string;
+                type?: string | null;
+                description?: string | null;
+                dateReceived?: string | null;
+                documentApproved?: boolean | null;
+                mimeType?: string | null;
+                fileSize?: number | null;
+                decision?: {
+                  approved: boolean;
+                  by: string;
+                  at: string;
+                  reason: string | null;
+                } | null;
+                clientRequestId?: string | null;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Conflicts with an existing record */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getAuditEvents: {
     parameters: {
       query?: {
@@ -3273,6 +4288,385 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Request headers larger than 16 KB in all */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected server error (details in the server log only) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postReviewsTakeNext: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @default all
+           * @enum {string}
+           */
+          due?: 'overdue' | '7d' | '30d' | 'all' | 'undated' | 'responded';
+          /** @enum {string} */
+          status?: 'New' | 'Pending' | 'Review' | 'Escalated' | 'Accepted' | 'Rejected' | 'Expired';
+          /** @enum {string} */
+          country?:
+            | 'AD'
+            | 'AE'
+            | 'AF'
+            | 'AG'
+            | 'AI'
+            | 'AL'
+            | 'AM'
+            | 'AO'
+            | 'AQ'
+            | 'AR'
+            | 'AS'
+            | 'AT'
+            | 'AU'
+            | 'AW'
+            | 'AX'
+            | 'AZ'
+            | 'BA'
+            | 'BB'
+            | 'BD'
+            | 'BE'
+            | 'BF'
+            | 'BG'
+            | 'BH'
+            | 'BI'
+            | 'BJ'
+            | 'BL'
+            | 'BM'
+            | 'BN'
+            | 'BO'
+            | 'BQ'
+            | 'BR'
+            | 'BS'
+            | 'BT'
+            | 'BV'
+            | 'BW'
+            | 'BY'
+            | 'BZ'
+            | 'CA'
+            | 'CC'
+            | 'CD'
+            | 'CF'
+            | 'CG'
+            | 'CH'
+            | 'CI'
+            | 'CK'
+            | 'CL'
+            | 'CM'
+            | 'CN'
+            | 'CO'
+            | 'CR'
+            | 'CU'
+            | 'CV'
+            | 'CW'
+            | 'CX'
+            | 'CY'
+            | 'CZ'
+            | 'DE'
+            | 'DJ'
+            | 'DK'
+            | 'DM'
+            | 'DO'
+            | 'DZ'
+            | 'EC'
+            | 'EE'
+            | 'EG'
+            | 'EH'
+            | 'ER'
+            | 'ES'
+            | 'ET'
+            | 'FI'
+            | 'FJ'
+            | 'FK'
+            | 'FM'
+            | 'FO'
+            | 'FR'
+            | 'GA'
+            | 'GB'
+            | 'GD'
+            | 'GE'
+            | 'GF'
+            | 'GG'
+            | 'GH'
+            | 'GI'
+            | 'GL'
+            | 'GM'
+            | 'GN'
+            | 'GP'
+            | 'GQ'
+            | 'GR'
+            | 'GS'
+            | 'GT'
+            | 'GU'
+            | 'GW'
+            | 'GY'
+            | 'HK'
+            | 'HM'
+            | 'HN'
+            | 'HR'
+            | 'HT'
+            | 'HU'
+            | 'ID'
+            | 'IE'
+            | 'IL'
+            | 'IM'
+            | 'IN'
+            | 'IO'
+            | 'IQ'
+            | 'IR'
+            | 'IS'
+            | 'IT'
+            | 'JE'
+            | 'JM'
+            | 'JO'
+            | 'JP'
+            | 'KE'
+            | 'KG'
+            | 'KH'
+            | 'KI'
+            | 'KM'
+            | 'KN'
+            | 'KP'
+            | 'KR'
+            | 'KW'
+            | 'KY'
+            | 'KZ'
+            | 'LA'
+            | 'LB'
+            | 'LC'
+            | 'LI'
+            | 'LK'
+            | 'LR'
+            | 'LS'
+            | 'LT'
+            | 'LU'
+            | 'LV'
+            | 'LY'
+            | 'MA'
+            | 'MC'
+            | 'MD'
+            | 'ME'
+            | 'MF'
+            | 'MG'
+            | 'MH'
+            | 'MK'
+            | 'ML'
+            | 'MM'
+            | 'MN'
+            | 'MO'
+            | 'MP'
+            | 'MQ'
+            | 'MR'
+            | 'MS'
+            | 'MT'
+            | 'MU'
+            | 'MV'
+            | 'MW'
+            | 'MX'
+            | 'MY'
+            | 'MZ'
+            | 'NA'
+            | 'NC'
+            | 'NE'
+            | 'NF'
+            | 'NG'
+            | 'NI'
+            | 'NL'
+            | 'NO'
+            | 'NP'
+            | 'NR'
+            | 'NU'
+            | 'NZ'
+            | 'OM'
+            | 'PA'
+            | 'PE'
+            | 'PF'
+            | 'PG'
+            | 'PH'
+            | 'PK'
+            | 'PL'
+            | 'PM'
+            | 'PN'
+            | 'PR'
+            | 'PS'
+            | 'PT'
+            | 'PW'
+            | 'PY'
+            | 'QA'
+            | 'RE'
+            | 'RO'
+            | 'RS'
+            | 'RU'
+            | 'RW'
+            | 'SA'
+            | 'SB'
+            | 'SC'
+            | 'SD'
+            | 'SE'
+            | 'SG'
+            | 'SH'
+            | 'SI'
+            | 'SJ'
+            | 'SK'
+            | 'SL'
+            | 'SM'
+            | 'SN'
+            | 'SO'
+            | 'SR'
+            | 'SS'
+            | 'ST'
+            | 'SV'
+            | 'SX'
+            | 'SY'
+            | 'SZ'
+            | 'TC'
+            | 'TD'
+            | 'TF'
+            | 'TG'
+            | 'TH'
+            | 'TJ'
+            | 'TK'
+            | 'TL'
+            | 'TM'
+            | 'TN'
+            | 'TO'
+            | 'TR'
+            | 'TT'
+            | 'TV'
+            | 'TW'
+            | 'TZ'
+            | 'UA'
+            | 'UG'
+            | 'UM'
+            | 'US'
+            | 'UY'
+            | 'UZ'
+            | 'VA'
+            | 'VC'
+            | 'VE'
+            | 'VG'
+            | 'VI'
+            | 'VN'
+            | 'VU'
+            | 'WF'
+            | 'WS'
+            | 'YE'
+            | 'YT'
+            | 'ZA'
+            | 'ZM'
+            | 'ZW';
+          /** @enum {string} */
+          riskLevel?: 'Low' | 'Medium' | 'High';
+          /**
+           * @default all
+           * @enum {string}
+           */
+          type?: 'all' | 'natural-persons' | 'legal-entities';
+        };
+      };
+    };
+    responses: {
+      /** @description The queue item now assigned to the caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: number;
+            /** @constant */
+            status: 'success';
+            message?: string | null;
+            data: {
+              entityId: string;
+              /** @enum {string} */
+              type: 'Legal Entity' | 'Natural Person';
+              name: string;
+              country: string | null;
+              kycStatus: string;
+              riskLevel: string;
+              nextReviewDate: string | null;
+              assignedUser?: string | null;
+              cursor: string;
+            };
+          };
+        };
+      };
+      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not for this account’s role (auditors only read), or refused by a control */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown id or path */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unsupported content type */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -4783,1400 +6177,6 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getClientUpdateConfigs: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The configurations, by configId */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              configId: number;
-              name: string;
-              description: string;
-              defaultSubject: string;
-              defaultMessage: string;
-              defaultDomain: string;
-            }[];
-            allowedDomains?: string[];
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdClientUpdateRequests: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The requests, newest first */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              entityId: string;
-              recipientId: string;
-              recipientEmail: string;
-              configId: number;
-              subject: string;
-              domain: string;
-              /** @enum {string} */
-              status: 'sent' | 'failed';
-              error: string | null;
-              requestedBy: string;
-              requestedByName?: string | null;
-              createdAt: string;
-              sentAt: string | null;
-              /** @enum {string} */
-              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
-              openedAt: string | null;
-              submittedAt: string | null;
-              reviewedAt: string | null;
-              reviewedBy: string | null;
-              expiresAt: string | null;
-              attempts?: {
-                attempt: number;
-                kind: string;
-                outcome: string;
-                at: string;
-                error: string | null;
-                sentBy: string;
-              }[];
-              reminderDueAt?: string | null;
-            }[];
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdReview: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The request, now reviewed */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              entityId: string;
-              recipientId: string;
-              recipientEmail: string;
-              configId: number;
-              subject: string;
-              domain: string;
-              /** @enum {string} */
-              status: 'sent' | 'failed';
-              error: string | null;
-              requestedBy: string;
-              requestedByName?: string | null;
-              createdAt: string;
-              sentAt: string | null;
-              /** @enum {string} */
-              state: 'sent' | 'opened' | 'submitted' | 'reviewed' | 'failed' | 'expired';
-              openedAt: string | null;
-              submittedAt: string | null;
-              reviewedAt: string | null;
-              reviewedBy: string | null;
-              expiresAt: string | null;
-              attempts?: {
-                attempt: number;
-                kind: string;
-                outcome: string;
-                at: string;
-                error: string | null;
-                sentBy: string;
-              }[];
-              reminderDueAt?: string | null;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdRequestClientUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          recepientId: string;
-          emailSubject: string;
-          emailMessage: string;
-          configId: number;
-          domain: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The e-mail was handed to the mail server (or written to the outbox) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdRequestClientUpdate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          recepientId: string;
-          emailSubject: string;
-          emailMessage: string;
-          configId: number;
-          domain: string;
-        };
-      };
-    };
-    responses: {
-      /** @description The e-mail was handed to the mail server (or written to the outbox) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. Also when the recipient is not a natural person linked to this legal entity, configId names no configuration, or domain is not an allowed portal */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResend: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The e-mail was handed to the mail server (or was sent already) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdRemind: {
-    parameters: {
-      query?: never;
-      header?: {
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The reminder was handed to the mail server (or was sent already under this key) */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientEmail: string;
-              sentAt: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields. An empty or too long Idempotency-Key header */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A downstream service (mail, identity service) failed */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The answer */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientId: string;
-              submittedAt: string;
-              contact: {
-                /** @enum {string} */
-                field: 'email' | 'phone' | 'address';
-                current: string | null;
-                proposed: string;
-              }[];
-              contactOutcome: ('applied' | 'dismissed') | null;
-              contactDecidedBy: string | null;
-              contactDecidedAt: string | null;
-              documents: {
-                documentId: string;
-                fileName: string;
-                type?: string | null;
-                description?: string | null;
-                dateReceived?: string | null;
-                documentApproved?: boolean | null;
-                mimeType?: string | null;
-                fileSize?: number | null;
-                decision?: {
-                  approved: boolean;
-                  by: string;
-                  at: string;
-                  reason: string | null;
-                } | null;
-                clientRequestId?: string | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponseContact: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-        requestId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @enum {string} */
-          action: 'apply' | 'dismiss';
-        };
-      };
-    };
-    responses: {
-      /** @description The answer, with the outcome */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              requestId: string;
-              recipientId: string;
-              submittedAt: string;
-              contact: {
-                /** @enum {string} */
-                field: 'email' | 'phone' | 'address';
-                current: string | null;
-                proposed: string;
-              }[];
-              contactOutcome: ('applied' | 'dismissed') | null;
-              contactDecidedBy: string | null;
-              contactDecidedAt: string | null;
-              documents: {
-                documentId: string;
-                fileName: string;
-                type?: string | null;
-                description?: string | null;
-                dateReceived?: string | null;
-                documentApproved?: boolean | null;
-                mimeType?: string | null;
-                fileSize?: number | null;
-                decision?: {
-                  approved: boolean;
-                  by: string;
-                  at: string;
-                  reason: string | null;
-                } | null;
-                clientRequestId?: string | null;
-              }[];
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Conflicts with an existing record */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Request headers larger than 16 KB in all */
-      431: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected server error (details in the server log only) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postReviewsTakeNext: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /**
-           * @default all
-           * @enum {string}
-           */
-          due?: 'overdue' | '7d' | '30d' | 'all' | 'undated' | 'responded';
-          /** @enum {string} */
-          status?: 'New' | 'Pending' | 'Review' | 'Escalated' | 'Accepted' | 'Rejected' | 'Expired';
-          /** @enum {string} */
-          country?:
-            | 'AD'
-            | 'AE'
-            | 'AF'
-            | 'AG'
-            | 'AI'
-            | 'AL'
-            | 'AM'
-            | 'AO'
-            | 'AQ'
-            | 'AR'
-            | 'AS'
-            | 'AT'
-            | 'AU'
-            | 'AW'
-            | 'AX'
-            | 'AZ'
-            | 'BA'
-            | 'BB'
-            | 'BD'
-            | 'BE'
-            | 'BF'
-            | 'BG'
-            | 'BH'
-            | 'BI'
-            | 'BJ'
-            | 'BL'
-            | 'BM'
-            | 'BN'
-            | 'BO'
-            | 'BQ'
-            | 'BR'
-            | 'BS'
-            | 'BT'
-            | 'BV'
-            | 'BW'
-            | 'BY'
-            | 'BZ'
-            | 'CA'
-            | 'CC'
-            | 'CD'
-            | 'CF'
-            | 'CG'
-            | 'CH'
-            | 'CI'
-            | 'CK'
-            | 'CL'
-            | 'CM'
-            | 'CN'
-            | 'CO'
-            | 'CR'
-            | 'CU'
-            | 'CV'
-            | 'CW'
-            | 'CX'
-            | 'CY'
-            | 'CZ'
-            | 'DE'
-            | 'DJ'
-            | 'DK'
-            | 'DM'
-            | 'DO'
-            | 'DZ'
-            | 'EC'
-            | 'EE'
-            | 'EG'
-            | 'EH'
-            | 'ER'
-            | 'ES'
-            | 'ET'
-            | 'FI'
-            | 'FJ'
-            | 'FK'
-            | 'FM'
-            | 'FO'
-            | 'FR'
-            | 'GA'
-            | 'GB'
-            | 'GD'
-            | 'GE'
-            | 'GF'
-            | 'GG'
-            | 'GH'
-            | 'GI'
-            | 'GL'
-            | 'GM'
-            | 'GN'
-            | 'GP'
-            | 'GQ'
-            | 'GR'
-            | 'GS'
-            | 'GT'
-            | 'GU'
-            | 'GW'
-            | 'GY'
-            | 'HK'
-            | 'HM'
-            | 'HN'
-            | 'HR'
-            | 'HT'
-            | 'HU'
-            | 'ID'
-            | 'IE'
-            | 'IL'
-            | 'IM'
-            | 'IN'
-            | 'IO'
-            | 'IQ'
-            | 'IR'
-            | 'IS'
-            | 'IT'
-            | 'JE'
-            | 'JM'
-            | 'JO'
-            | 'JP'
-            | 'KE'
-            | 'KG'
-            | 'KH'
-            | 'KI'
-            | 'KM'
-            | 'KN'
-            | 'KP'
-            | 'KR'
-            | 'KW'
-            | 'KY'
-            | 'KZ'
-            | 'LA'
-            | 'LB'
-            | 'LC'
-            | 'LI'
-            | 'LK'
-            | 'LR'
-            | 'LS'
-            | 'LT'
-            | 'LU'
-            | 'LV'
-            | 'LY'
-            | 'MA'
-            | 'MC'
-            | 'MD'
-            | 'ME'
-            | 'MF'
-            | 'MG'
-            | 'MH'
-            | 'MK'
-            | 'ML'
-            | 'MM'
-            | 'MN'
-            | 'MO'
-            | 'MP'
-            | 'MQ'
-            | 'MR'
-            | 'MS'
-            | 'MT'
-            | 'MU'
-            | 'MV'
-            | 'MW'
-            | 'MX'
-            | 'MY'
-            | 'MZ'
-            | 'NA'
-            | 'NC'
-            | 'NE'
-            | 'NF'
-            | 'NG'
-            | 'NI'
-            | 'NL'
-            | 'NO'
-            | 'NP'
-            | 'NR'
-            | 'NU'
-            | 'NZ'
-            | 'OM'
-            | 'PA'
-            | 'PE'
-            | 'PF'
-            | 'PG'
-            | 'PH'
-            | 'PK'
-            | 'PL'
-            | 'PM'
-            | 'PN'
-            | 'PR'
-            | 'PS'
-            | 'PT'
-            | 'PW'
-            | 'PY'
-            | 'QA'
-            | 'RE'
-            | 'RO'
-            | 'RS'
-            | 'RU'
-            | 'RW'
-            | 'SA'
-            | 'SB'
-            | 'SC'
-            | 'SD'
-            | 'SE'
-            | 'SG'
-            | 'SH'
-            | 'SI'
-            | 'SJ'
-            | 'SK'
-            | 'SL'
-            | 'SM'
-            | 'SN'
-            | 'SO'
-            | 'SR'
-            | 'SS'
-            | 'ST'
-            | 'SV'
-            | 'SX'
-            | 'SY'
-            | 'SZ'
-            | 'TC'
-            | 'TD'
-            | 'TF'
-            | 'TG'
-            | 'TH'
-            | 'TJ'
-            | 'TK'
-            | 'TL'
-            | 'TM'
-            | 'TN'
-            | 'TO'
-            | 'TR'
-            | 'TT'
-            | 'TV'
-            | 'TW'
-            | 'TZ'
-            | 'UA'
-            | 'UG'
-            | 'UM'
-            | 'US'
-            | 'UY'
-            | 'UZ'
-            | 'VA'
-            | 'VC'
-            | 'VE'
-            | 'VG'
-            | 'VI'
-            | 'VN'
-            | 'VU'
-            | 'WF'
-            | 'WS'
-            | 'YE'
-            | 'YT'
-            | 'ZA'
-            | 'ZM'
-            | 'ZW';
-          /** @enum {string} */
-          riskLevel?: 'Low' | 'Medium' | 'High';
-          /**
-           * @default all
-           * @enum {string}
-           */
-          type?: 'all' | 'natural-persons' | 'legal-entities';
-        };
-      };
-    };
-    responses: {
-      /** @description The queue item now assigned to the caller */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            code: number;
-            /** @constant */
-            status: 'success';
-            message?: string | null;
-            data: {
-              entityId: string;
-              /** @enum {string} */
-              type: 'Legal Entity' | 'Natural Person';
-              name: string;
-              country: string | null;
-              kycStatus: string;
-              riskLevel: string;
-              nextReviewDate: string | null;
-              assignedUser?: string | null;
-              cursor: string;
-            };
-          };
-        };
-      };
-      /** @description Bad parameter, header or body (an unknown query parameter included); `errors` lists the fields */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, invalid or expired credentials */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not for this account’s role (auditors only read), or refused by a control */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown id or path */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unsupported content type */
-      415: {
         headers: {
           [name: string]: unknown;
         };
