@@ -257,7 +257,10 @@ async function signedIn(page: Page) {
 }
 
 /** A legal entity from the middle of the list, as the server bench picks its target. */
-async function middleLegalEntity(baseUrl: string, fixture: BenchFixture) {
+export async function middleLegalEntity(
+  baseUrl: string,
+  fixture: Pick<BenchFixture, 'entities' | 'apiKey'>,
+) {
   const url = `${baseUrl}/api/v2/entities?type=legal-entities&limit=1&start=${String(fixture.entities / 2)}`;
   const response = await fetch(url, { headers: { 'X-API-Key': fixture.apiKey } });
   if (!response.ok) throw new Error(`${url}: ${String(response.status)}`);

@@ -1,17 +1,30 @@
 /**
  * Lighthouse alone on the demo data, for finding what a page spends (reads the built console and
- * server: `npm run build` first). Usage: tsx bench/lighthouse-probe.ts [runs]. Reports and each
- * run's audits go to bench/results/tmp/lighthouse/.
+ * server: `npm run build` first). Reports and each run's audits go to bench/results/tmp/lighthouse/.
+ * `--compare DIR` audits a second build (its own dist/ and dist-server/) beside this one, run by
+ * run, so both see the same load.
+ *
+ * With `--compare` the figures are kept in bench/results/<start time>-lighthouse-compare.json/.md.
+ *
+ * Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runLighthouseBench } from './lighthouse-bench.ts';
+import { parseArgs } from 'node:util';
+import { runLighthouseBench, type LighthousePageResult } from './lighthouse-bench.ts';
 import { runScript, startKycServer } from './processes.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-lighthouse-'));
-const server = await startKycServer(dataDir);
-try {
+const { values: options, positionals } = parseArgs({
+  options: { compare: { type: 'string' } },
+  allowPositionals: true,
+});
+const runs = Number(positionals[0] ?? 1);
+const startedAt = new Date();
+
+async function startBuild(label: string, cwd: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-lighthouse-'));
+  const server = await startKycServer(dataDir, {}, cwd);
   const admin = await runScript('server/admin/cli.ts', ['account:create', 'probe', '--json'], {
     DATA_DIR: dataDir,
   });
@@ -20,19 +33,58 @@ try {
     password: string;
     apiKey: string;
   };
-  const result = await runLighthouseBench(
-    server.baseUrl,
-    { dataDir, databaseUrl: undefined, entities: 20, ...account },
-    Number(process.argv[2] ?? 1),
-  );
-  for (const preset of ['mobile', 'desktop'] as const) {
-    for (const [page, figures] of Object.entries(result[preset])) {
-      process.stdout.write(
-        `${preset} ${page}: ${String(figures.median)} (LCP ${String(figures.lcpMs)} ms, TBT ${String(figures.tbtMs)} ms)\n`,
-      );
+  return {
+    label,
+    dataDir,
+    server,
+    fixture: { dataDir, databaseUrl: undefined, entities: 20, ...account },
+  };
+}
+
+const builds = [
+  ...(options.compare ? [['before', path.resolve(options.compare)] as const] : []),
+  [options.compare ? 'after' : 'this build', process.cwd()] as const,
+];
+const started: Awaited<ReturnType<typeof startBuild>>[] = [];
+try {
+  for (const [label, cwd] of builds) started.push(await startBuild(label, cwd));
+  const measured: Record<string, LighthousePageResult[]> = {};
+  // One run of each build in turn, so a burst of load falls on both.
+  for (let run = 0; run < runs; run += 1) {
+    for (const build of started) {
+      const result = await runLighthouseBench(build.server.baseUrl, build.fixture, 1);
+      for (const preset of ['mobile', 'desktop'] as const) {
+        for (const [page, figures] of Object.entries(result[preset])) {
+          (measured[`${build.label} ${preset} ${page}`] ??= []).push(...figures.runs);
+        }
+      }
     }
   }
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const lines = [`Median of ${String(runs)} (${startedAt.toISOString()}):`];
+  for (const [key, results] of Object.entries(measured)) {
+    const pick = (value: (result: LighthousePageResult) => number) => median(results.map(value));
+    lines.push(
+      `${key}: ${String(pick((r) => r.performance))} (${results.map((r) => r.performance).join(', ')}; LCP ${String(pick((r) => r.lcpMs))} ms, TBT ${String(pick((r) => r.tbtMs))} ms, blocking in the trace: wall ${String(pick((r) => r.observedBlockingMs.wall))} ms, CPU ${String(pick((r) => r.observedBlockingMs.cpu))} ms, accessibility ${String(Math.min(...results.map((r) => r.accessibility)))})`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  if (options.compare) {
+    const base = path.join(
+      'bench',
+      'results',
+      `${startedAt.toISOString().replace(/:/g, '-').slice(0, 19)}-lighthouse-compare`,
+    );
+    fs.writeFileSync(`${base}.json`, `${JSON.stringify({ startedAt, runs, measured }, null, 2)}\n`);
+    fs.writeFileSync(
+      `${base}.md`,
+      `# Lighthouse, before and after\n\n${lines.map((line) => `- ${line}`).join('\n')}\n`,
+    );
+  }
 } finally {
-  await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const build of started) {
+    await build.server.stop();
+    fs.rmSync(build.dataDir, { recursive: true, force: true });
+  }
 }

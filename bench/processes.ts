@@ -53,8 +53,10 @@ export async function startProcess(
   args: string[],
   env: Record<string, string>,
   readyUrl: string,
+  cwd?: string,
 ): Promise<Started> {
   const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,8 +90,12 @@ export async function startProcess(
   };
 }
 
-/** The real server (server/main.ts) on loopback with this DATA_DIR. */
-export async function startKycServer(dataDir: string, extraEnv: Record<string, string> = {}) {
+/** The built server on loopback with this DATA_DIR; `cwd` names another build's folder (its dist/). */
+export async function startKycServer(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  cwd?: string,
+) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${String(port)}`;
   const server = await startProcess(
@@ -104,6 +110,7 @@ export async function startKycServer(dataDir: string, extraEnv: Record<string, s
       ...extraEnv,
     },
     `${baseUrl}/healthz`,
+    cwd,
   );
   return { ...server, baseUrl };
 }

@@ -8,9 +8,8 @@ import {
   IconUserShare,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { AssignToDialog } from '../features/assignment/components/assignee-control.tsx';
 import { auditQueries } from '../features/audit/api/audit-queries.ts';
 import { useSignOut } from '../features/auth/hooks/use-sign-out.ts';
 import { useCapabilities } from '../features/capabilities/api/capabilities-queries.ts';
@@ -22,6 +21,13 @@ import { useEntityPaletteSearch } from './command-palette-search.tsx';
 import { PaletteEntityProvider, usePaletteEntity, type PaletteEntity } from './palette-entity.tsx';
 import { paths } from '../lib/paths.ts';
 import { useCanAct } from './use-can-act.ts';
+
+// Loaded when the palette's "Assign to…" is first chosen.
+const AssignToDialog = lazy(() =>
+  import('../features/assignment/components/assign-to-dialog.tsx').then((module) => ({
+    default: module.AssignToDialog,
+  })),
+);
 
 const icon = (Icon: typeof IconSearch) => <Icon size={20} stroke={1.5} aria-hidden />;
 
@@ -56,13 +62,15 @@ function PaletteWithCommands({ children }: { children: ReactNode }) {
     >
       {children}
       {assigning ? (
-        <AssignToDialog
-          opened
-          onClose={() => setAssigning(null)}
-          entityId={assigning.id}
-          entityName={assigning.name}
-          onAssigned={refresh}
-        />
+        <Suspense fallback={null}>
+          <AssignToDialog
+            opened
+            onClose={() => setAssigning(null)}
+            entityId={assigning.id}
+            entityName={assigning.name}
+            onAssigned={refresh}
+          />
+        </Suspense>
       ) : null}
     </CommandPaletteProvider>
   );

@@ -8,10 +8,15 @@ import {
   type CSSVariablesResolver,
   type VariantColorsResolver,
 } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import classes from './providers.module.css';
+
+// The toasts' container (its transitions and portal) loads beside the first page instead of in
+// the entry every page waits for; toasts shown before it arrives wait in its store.
+const Notifications = lazy(() =>
+  import('@mantine/notifications').then((module) => ({ default: module.Notifications })),
+);
 
 const LIGHT_HUES = new Set(['yellow', 'orange', 'lime']);
 
@@ -59,6 +64,11 @@ export const theme = createTheme({
   primaryShade: { light: 7, dark: 8 },
   defaultRadius: 'md',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    // Mantine keeps every select's options mounted (hidden) from the first render: 249 countries
+    // were half the entity list's DOM at load. They mount when the list opens instead.
+    Combobox: { defaultProps: { keepMounted: false } },
+  },
 });
 
 // Mantine's default dimmed grey is 3.3:1 on white; gray.7 still reads as secondary and passes AA.
@@ -109,7 +119,9 @@ export function AppProviders({
       defaultColorScheme="auto"
       {...(env ? { env } : {})}
     >
-      <Notifications position="top-right" classNames={{ root: classes.notifications }} />
+      <Suspense fallback={null}>
+        <Notifications position="top-right" classNames={{ root: classes.notifications }} />
+      </Suspense>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -4,7 +4,7 @@ import {
   type LegalEntity,
   type NaturalPerson,
 } from '../../../contract/entities.ts';
-import { clientUpdateQueries } from './api/client-update-queries.ts';
+import { entityQueries } from '../../lib/entity-queries.ts';
 
 export interface Recipient {
   id: string;
@@ -41,7 +41,8 @@ export function useRecipients(entity: LegalEntity, chosenIds: string[] = []): Re
   for (const id of chosenIds) if (!roles.has(id)) roles.set(id, []);
   const people = [...roles.entries()];
   const results = useQueries({
-    queries: people.map(([id]) => clientUpdateQueries.recipient(id)),
+    // The key Linked people reads the same records under: one request per person on the page.
+    queries: people.map(([id]) => entityQueries.naturalPerson(id)),
   });
   return people.map(([id, held], index) => ({
     id,

@@ -1,11 +1,14 @@
-import { ActionIcon, Button, Group, Menu, Modal, Stack, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconUserCheck, IconUserMinus, IconUserShare } from '@tabler/icons-react';
-import { useState, type SyntheticEvent } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { lazy } from 'react';
+import { DialogOnDemand, useDialogOnDemand } from '../../../components/dialog-on-demand.tsx';
 import { useAssignEntity } from '../api/assignment-mutations.ts';
-import { ReviewerSelect } from './reviewer-select.tsx';
+
+// The reviewer picker (a select and the reviewers' list) loads when it is first opened.
+const AssignToDialog = lazy(() =>
+  import('./assign-to-dialog.tsx').then((module) => ({ default: module.AssignToDialog })),
+);
 
 export interface AssigneeControlProps {
   entityId: string;
@@ -41,19 +44,21 @@ export function AssigneeControl({
   readOnly = false,
 }: AssigneeControlProps) {
   const assign = useAssignEntity(onAssigned);
-  const [opened, dialog] = useDisclosure(false);
+  const dialog = useDialogOnDemand();
   const mine = assignedUser === username;
   const set = (to: string | null) =>
     assign.mutateAsync({ entityId, username: to }).catch(notifyFailure);
 
   const dialogElement = (
-    <AssignToDialog
-      opened={opened}
-      onClose={dialog.close}
-      entityId={entityId}
-      entityName={entityName}
-      onAssigned={onAssigned}
-    />
+    <DialogOnDemand dialog={dialog}>
+      <AssignToDialog
+        opened={dialog.opened}
+        onClose={dialog.close}
+        entityId={entityId}
+        entityName={entityName}
+        onAssigned={onAssigned}
+      />
+    </DialogOnDemand>
   );
 
   if (variant === 'row') {
@@ -138,69 +143,5 @@ export function AssigneeControl({
       ) : null}
       {dialogElement}
     </Group>
-  );
-}
-
-/** Picks a reviewer from the server's list; the server still says when the choice is refused. */
-export function AssignToDialog({
-  opened,
-  onClose,
-  entityId,
-  entityName,
-  onAssigned,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  entityId: string;
-  entityName: string;
-  onAssigned: () => Promise<unknown>;
-}) {
-  const assign = useAssignEntity(onAssigned);
-  const [name, setName] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function onSubmit(event: SyntheticEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!name) {
-      setError('Choose a reviewer.');
-      return;
-    }
-    try {
-      await assign.mutateAsync({ entityId, username: name });
-      setName(null);
-      onClose();
-    } catch (failure) {
-      const fieldError =
-        failure instanceof ApiError
-          ? failure.fieldErrors.find((field) => field.field === 'username')?.message
-          : undefined;
-      setError(fieldError ?? (failure instanceof Error ? failure.message : 'Not assigned.'));
-    }
-  }
-
-  return (
-    <Modal opened={opened} onClose={onClose} title={`Assign ${entityName}`}>
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
-        <Stack gap="sm">
-          <ReviewerSelect
-            autoFocus
-            value={name}
-            onChange={(username) => {
-              setName(username);
-              setError(null);
-            }}
-            error={error}
-          />
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={assign.isPending}>
-              Assign
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

@@ -11,10 +11,11 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconMailForward } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { lazy, useRef, useState } from 'react';
+import { DialogOnDemand, useDialogOnDemand } from '../../../components/dialog-on-demand.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { ClientUpdateRecord, ClientUpdateState } from '../../../../contract/client-updates.ts';
@@ -28,7 +29,11 @@ import { mailFailureMessage } from '../mail-failure.ts';
 import { recipientName, useRecipients, type Recipient } from '../recipients.ts';
 import { AttemptList } from './attempt-list.tsx';
 import { FindRecipient } from './find-recipient.tsx';
-import { RequestUpdateDialog } from './request-update-dialog.tsx';
+
+// The request form (its selects and preview) loads when it is first opened, not with the page.
+const RequestUpdateDialog = lazy(() =>
+  import('./request-update-dialog.tsx').then((module) => ({ default: module.RequestUpdateDialog })),
+);
 
 /**
  * "Request update" and the entity's past update requests, newest first; `readOnly` (an auditor)
@@ -44,7 +49,7 @@ export function ClientUpdatePanel({
   /** The service can send a failed request again (embedded mode): its rows offer Retry. */
   canResend?: boolean;
 }) {
-  const [opened, dialog] = useDisclosure(false);
+  const dialog = useDialogOnDemand();
   const [chosenIds, setChosenIds] = useState<string[]>([]);
   const recipients = useRecipients(entity, chosenIds);
   const hasRecipients = recipients.length > 0;
@@ -88,12 +93,14 @@ export function ClientUpdatePanel({
         canResend={canResend && !readOnly}
       />
       {!readOnly && (
-        <RequestUpdateDialog
-          opened={opened}
-          onClose={dialog.close}
-          entity={entity}
-          recipients={recipients}
-        />
+        <DialogOnDemand dialog={dialog}>
+          <RequestUpdateDialog
+            opened={dialog.opened}
+            onClose={dialog.close}
+            entity={entity}
+            recipients={recipients}
+          />
+        </DialogOnDemand>
       )}
     </Stack>
   );

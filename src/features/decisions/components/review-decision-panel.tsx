@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconChecks, IconGauge, IconHourglass, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
+import { DialogOnDemand, useDialogOnDemand } from '../../../components/dialog-on-demand.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { PendingVerification } from '../../../../contract/decisions.ts';
@@ -14,9 +14,17 @@ import {
   useRejectPending,
   type EntityKind,
 } from '../api/decision-queries.ts';
-import { ChangeRiskDialog } from './change-risk-dialog.tsx';
-import { PersonReviewDialog } from './person-review-dialog.tsx';
-import { RecordOutcomeDialog } from './record-outcome-dialog.tsx';
+
+// The dialogs (their forms, selects and date picker) load on first use, not with the entity page.
+const RecordOutcomeDialog = lazy(() =>
+  import('./record-outcome-dialog.tsx').then((module) => ({ default: module.RecordOutcomeDialog })),
+);
+const PersonReviewDialog = lazy(() =>
+  import('./person-review-dialog.tsx').then((module) => ({ default: module.PersonReviewDialog })),
+);
+const ChangeRiskDialog = lazy(() =>
+  import('./change-risk-dialog.tsx').then((module) => ({ default: module.ChangeRiskDialog })),
+);
 
 export interface ReviewDecisionPanelProps {
   entityId: string;
@@ -36,8 +44,8 @@ export interface ReviewDecisionPanelProps {
 /** Recording a review outcome, and a decision waiting for a second reviewer (four-eyes). */
 export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
   const { entityId, riskLevel, fourEyes, entityKind = 'legal', readOnly = false } = props;
-  const [opened, dialog] = useDisclosure(false);
-  const [riskOpened, riskDialog] = useDisclosure(false);
+  const dialog = useDialogOnDemand();
+  const riskDialog = useDialogOnDemand();
   const pending = useQuery(decisionQueries.pending(entityId, entityKind));
   const acceptNeedsSecondReviewer =
     fourEyes === 'all' || (fourEyes === 'high' && riskLevel === 'High');
@@ -94,33 +102,37 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
         </Title>
         {body}
       </Stack>
-      {entityKind === 'legal' ? (
-        <RecordOutcomeDialog
-          opened={opened}
-          onClose={dialog.close}
+      <DialogOnDemand dialog={dialog}>
+        {entityKind === 'legal' ? (
+          <RecordOutcomeDialog
+            opened={dialog.opened}
+            onClose={dialog.close}
+            entityId={entityId}
+            riskLevel={riskLevel}
+            acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+            onEntityChanged={props.onEntityChanged}
+          />
+        ) : (
+          <PersonReviewDialog
+            opened={dialog.opened}
+            onClose={dialog.close}
+            personId={entityId}
+            riskLevel={riskLevel}
+            acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+            onEntityChanged={props.onEntityChanged}
+          />
+        )}
+      </DialogOnDemand>
+      <DialogOnDemand dialog={riskDialog}>
+        <ChangeRiskDialog
+          opened={riskDialog.opened}
+          onClose={riskDialog.close}
           entityId={entityId}
           riskLevel={riskLevel}
-          acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
+          fourEyes={fourEyes}
           onEntityChanged={props.onEntityChanged}
         />
-      ) : (
-        <PersonReviewDialog
-          opened={opened}
-          onClose={dialog.close}
-          personId={entityId}
-          riskLevel={riskLevel}
-          acceptNeedsSecondReviewer={acceptNeedsSecondReviewer}
-          onEntityChanged={props.onEntityChanged}
-        />
-      )}
-      <ChangeRiskDialog
-        opened={riskOpened}
-        onClose={riskDialog.close}
-        entityId={entityId}
-        riskLevel={riskLevel}
-        fourEyes={fourEyes}
-        onEntityChanged={props.onEntityChanged}
-      />
+      </DialogOnDemand>
     </Paper>
   );
 }
