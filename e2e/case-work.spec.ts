@@ -169,7 +169,11 @@ test('the Entities page filters, sorts and counts, keeps it all on reload, and e
   }
 });
 
-test('a reviewer assigns two selected queue rows at once', async ({ page, kyc }) => {
+test('a reviewer assigns two selected queue rows at once; the overview counts them and links to them all', async ({
+  page,
+  kyc,
+  request,
+}) => {
   await signIn(page, kyc, '/reviews?due=overdue&assignee=none');
   const table = page.getByRole('table', { name: /Overdue reviews/ });
   const boxes = table.getByRole('checkbox', { name: /^Select (?!every row shown$)/ });
@@ -198,4 +202,27 @@ test('a reviewer assigns two selected queue rows at once', async ({ page, kyc })
   await page.goto('/reviews?due=overdue&assignee=me');
   const mine = page.getByRole('table', { name: /Overdue reviews/ });
   for (const name of names) await expect(mine.getByRole('link', { name })).toBeVisible();
+
+  // An entity without a review date is the reviewer's too: counted, and on the page the count opens.
+  const headers = { Authorization: `Bearer ${await demoToken(request, kyc)}` };
+  const undated = await request.get(
+    `${kyc.baseUrl}/api/v2/reviews?due=undated&assignee=none&limit=1`,
+    { headers },
+  );
+  const [item] = ((await undated.json()) as { data: { entityId: string }[] }).data;
+  if (!item) throw new Error('the demo data has no undated entity left unassigned');
+  const assigned = await request.put(`${kyc.baseUrl}/api/v2/entities/${item.entityId}/assignee`, {
+    headers,
+    data: { username: kyc.demo.username },
+  });
+  expect(assigned.status()).toBe(200);
+  await page.goto('/overview');
+  const card = page.getByRole('link', { name: /^Assigned to me: [\d,]+$/ });
+  const count = Number(((await card.getAttribute('aria-label')) ?? '').replace(/\D/g, ''));
+  expect(count).toBeGreaterThanOrEqual(3);
+  await card.click();
+  await expect(page).toHaveURL(/\/entities\?(?=.*\bassignee=me\b)/);
+  await expect(page.getByText(/^\d[\d,]*–\d[\d,]* of [\d,]+$|^0 of 0$/)).toHaveText(
+    new RegExp(` of ${count.toLocaleString('en')}$`),
+  );
 });

@@ -6,6 +6,8 @@ test('a reviewer works through three overdue entities from the queue, recording 
   kyc,
   axe,
 }) => {
+  // Three outcomes recorded and two axe passes: about 40 s alone on the machine.
+  test.slow();
   // Low risk: an accepted outcome applies at once (FOUR_EYES=high holds only High-risk ones).
   // Everyone's queue: earlier specs on this server may have assigned entities to the demo reviewer.
   await signIn(page, kyc, '/reviews?riskLevel=Low&type=legal-entities&assignee=all');

@@ -133,6 +133,35 @@ test('requests, notes, creation and risk changes', () => {
   ).toBe('Confirmed risk change High → Low recorded by alice: x');
 });
 
+test('a decision on the client’s contact corrections reads as what was done, never as its action name', () => {
+  // The detail as server/client-updates/portal.ts writes it.
+  const changes = [
+    { field: 'email', from: 'old@example.com', to: 'new@example.com' },
+    { field: 'phone', from: null, to: '+44 20 7946 0999' },
+  ];
+  expect(
+    sentence('client-update.contact', { requestId: DOCUMENT_ID, outcome: 'applied', changes }),
+  ).toBe('Applied the client’s contact corrections (e-mail, phone)');
+  expect(sentence('client-update.contact', { outcome: 'dismissed', changes: [] })).toBe(
+    'Dismissed the client’s contact corrections',
+  );
+  expect(sentence('client-update.contact')).toBe('Decided on the client’s contact corrections');
+  expect(sentence('client-update.contact', { outcome: 'applied', changes })).not.toContain('@');
+});
+
+test('the actions the server records beyond the contract’s list have words too', () => {
+  for (const action of [
+    'auth.sign-out',
+    'entity.index',
+    'entity.export',
+    'review.export',
+    'client-update.open',
+    'client-update.contact',
+  ]) {
+    expect(actionLabel(action), action).not.toBe(action);
+  }
+});
+
 test('an action this console does not know reads as its label and reason, never an ID', () => {
   const text = sentence('entity.archive', { targetId: DOCUMENT_ID, reason: 'Dissolved' });
   expect(text).toBe('entity.archive: Dissolved');

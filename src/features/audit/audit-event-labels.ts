@@ -6,7 +6,10 @@ import { formatDate } from '../../lib/format.ts';
 const ACTION_LABELS: Record<string, string> = {
   'auth.sign-in': 'Signed in',
   'auth.sign-in-failed': 'Failed to sign in',
+  'auth.sign-out': 'Signed out',
   'entity.list': 'Listed entities',
+  'entity.index': 'Browsed the entity list',
+  'entity.export': 'Exported the entity list',
   'entity.search': 'Searched entities',
   'entity.view': 'Viewed',
   'entity.create': 'Created',
@@ -15,10 +18,13 @@ const ACTION_LABELS: Record<string, string> = {
   'document.list': 'Listed documents',
   'document.view': 'Downloaded document',
   'client-update.request': 'Requested a client update',
+  'client-update.open': 'Client opened the update request',
   'client-update.submit': 'Client responded to an update request',
+  'client-update.contact': 'Decided on the client’s contact corrections',
   'client-update.review': 'Marked a client response reviewed',
   'client-update.remind': 'Sent a client-update reminder',
   'webhook.receive': 'Event from the identity service',
+  'review.export': 'Exported the review queue',
   'verification.record': 'Recorded review outcome',
   'verification.confirm': 'Confirmed review outcome',
   'verification.reject': 'Rejected review outcome',
@@ -88,6 +94,25 @@ function documentDecision(event: AuditEvent): string {
   return `${verb} ${fileName ? `document ${fileName}` : 'a document'}${because(event)}`;
 }
 
+const CONTACT_FIELD_WORDS: Record<string, string> = {
+  email: 'e-mail',
+  phone: 'phone',
+  address: 'address',
+};
+
+/** "Applied the client’s contact corrections (e-mail, phone)"; the values stay in the detail. */
+function contactDecision(event: AuditEvent): string {
+  const outcome = detailText(event, 'outcome');
+  if (outcome !== 'applied' && outcome !== 'dismissed') return actionLabel(event.action);
+  const changes = Array.isArray(event.detail.changes) ? (event.detail.changes as unknown[]) : [];
+  const fields = changes.flatMap((change) => {
+    const field = (change as { field?: unknown } | null)?.field;
+    return typeof field === 'string' ? [CONTACT_FIELD_WORDS[field] ?? field] : [];
+  });
+  const verb = outcome === 'applied' ? 'Applied' : 'Dismissed';
+  return `${verb} the client’s contact corrections${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
+}
+
 /** What each action's detail lets a sentence say; the rest fall back to the action's label. */
 const SENTENCES: Record<string, (event: AuditEvent) => string> = {
   'verification.record': recordedOutcome,
@@ -109,6 +134,7 @@ const SENTENCES: Record<string, (event: AuditEvent) => string> = {
     const recipient = detailText(event, 'recipientName');
     return recipient ? `Requested a client update from ${recipient}` : 'Requested a client update';
   },
+  'client-update.contact': contactDecision,
   'client-update.remind': (event) => {
     const recipient = detailText(event, 'recipientName');
     return recipient

@@ -26,8 +26,8 @@ const OverviewCharts = lazy(() => import('./overview-charts.tsx'));
 const count = (value: number) => value.toLocaleString('en-GB');
 
 /** The queue's address for one window, everyone's entities. */
-const queueLink = (due: string, extra: Record<string, string> = {}) =>
-  `${paths.reviews}?${new URLSearchParams({ due, ...extra, assignee: extra.assignee ?? 'all' }).toString()}`;
+const queueLink = (due: string) =>
+  `${paths.reviews}?${new URLSearchParams({ due, assignee: 'all' }).toString()}`;
 
 /** The Entities list filtered as the browse page reads its address (decisions.md, "Browse"). */
 const entitiesLink = (filter: Record<string, string>) =>
@@ -114,10 +114,11 @@ function OverviewContent({ stats, confirms }: { stats: Stats; confirms: boolean 
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="md">
+        {/* The list, not the queue's All: the count includes undated entities, which All leaves out. */}
         <CountCard
           label="Assigned to me"
           value={stats.assignedToMe}
-          to={queueLink('all', { assignee: 'me' })}
+          to={entitiesLink({ assignee: 'me', sort: 'nextReview' })}
         />
         {confirms ? (
           <CountCard
