@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   clientResponseResponseSchema,
@@ -11,14 +11,11 @@ import {
 } from '../../contract/client-updates.ts';
 import { idSchema } from '../../contract/common.ts';
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
-import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
+import { requireEntity, type EntitySource } from '../entities/entity-source.ts';
 import type { Config } from '../env.ts';
 import { parseOrThrow } from '../http/errors.ts';
 import { defineRoute } from '../http/route.ts';
-import { createMailer } from '../mail/mailer.ts';
-import type { AppServices } from '../services.ts';
 import { parseJsonBodyOfGet, requireJsonBody } from '../http/json-body.ts';
-import { clientUpdateService } from './service.ts';
 import type { ClientUpdateStore } from './store.ts';
 
 const TAG = 'Client updates';

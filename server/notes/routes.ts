@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import {
   newNoteSchema,
   noteListQuerySchema,
@@ -8,12 +8,11 @@ import {
 import { ACTORS, READERS, callerOf } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { isForeignKeyViolation } from '../db/engine.ts';
-import { localEntitySource, requireEntity, type EntitySource } from '../entities/entity-source.ts';
+import { requireEntity, type EntitySource } from '../entities/entity-source.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireJsonBody } from '../http/json-body.ts';
 import { idParamsSchema } from '../http/params.ts';
 import { defineRoute } from '../http/route.ts';
-import type { AppServices } from '../services.ts';
 import type { NotesTable } from './repository.ts';
 import { addNote, notesPage } from './service.ts';
 
