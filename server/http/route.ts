@@ -156,7 +156,7 @@ const INVALID_PART_OF: Record<ValidatedPart, InvalidPart> = {
 };
 
 /**
- * The type provider's validator, with today's two exceptions: an absent body is read as `{}`,
+ * The type provider's validator, with two exceptions: an absent body is read as `{}`,
  * and declared headers are documentation only (the handler reads them itself).
  */
 const validatorOfPart: FastifySchemaCompiler<FastifySchema> = (route) => {
@@ -169,7 +169,7 @@ const validatorOfPart: FastifySchemaCompiler<FastifySchema> = (route) => {
 /** Responses are plain JSON, as without a schema: never re-parsed by zod on the way out. */
 const stringifyResponse = () => (data: unknown) => JSON.stringify(data);
 
-/** The zod issues of a failed validation, back as today's 400 with field errors. */
+/** The zod issues of a failed validation, as the 400 with field errors every route answers. */
 function validationFailureOf(errors: FastifySchemaValidationError[], part: ValidatedPart): Error {
   const issues = errors.map(({ keyword, instancePath, message, params }) => ({
     ...params,
@@ -256,7 +256,7 @@ export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends 
     serializerCompiler: stringifyResponse,
     schemaErrorFormatter: validationFailureOf,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
-    // Before validation, in today's order: the depth check, then the role, then an id too long.
+    // Before validation, in this order: the depth check, then the role, then an id too long.
     preValidation: (
       request: FastifyRequest,
       _reply: FastifyReply,
