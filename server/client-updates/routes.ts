@@ -280,7 +280,7 @@ export const clientUpdatesPlugin: FastifyPluginAsync<ClientUpdatesPluginOptions>
       url: '/entities/legal-entities/:id/client-update-requests/:requestId/response',
       summary: "A client's answer to a request",
       description:
-        'The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.',
+        'The documents the client sent (each with `clientRequestId`; accepted or rejected with `PATCH /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.',
       tag: TAG,
       auth: 'caller',
       roles: READERS,

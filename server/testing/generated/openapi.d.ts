@@ -387,7 +387,7 @@ export interface paths {
     };
     /**
      * A client's answer to a request
-     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PUT /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
+     * @description The documents the client sent (each with `clientRequestId`; accepted or rejected with `PATCH /api/v2/documents/{id}` as any document) and the contact corrections as `{ field, current, proposed }`, `current` being the record now. 404 while the client has not answered.
      */
     get: operations['getEntitiesLegalEntitiesByIdClientUpdateRequestsByRequestIdResponse'];
     put?: never;
