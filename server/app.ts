@@ -24,6 +24,7 @@ import { createDatabaseHealth } from './db/database-faults.ts';
 import { loadDocumentKeys, prepareDocumentKeys } from './documents/document-keys.ts';
 import { documentsPlugin } from './documents/routes.ts';
 import { rebuildDerivedData } from './entities/read-model/derived-data.ts';
+import { foldEntityIndexCounts } from './entity-index/service.ts';
 import { entityDerivedData } from './entities/read-model/derived-data-repository.ts';
 import { entitiesPlugin } from './entities/routes.ts';
 import { localEntitySource } from './entities/entity-source.ts';
@@ -123,6 +124,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       note.message,
     );
   }
+  await foldEntityIndexCounts(db);
   const now = options.now ?? (() => new Date());
   app.decorate('auditTrail', createAuditTrail(db, now));
   scheduleAuditRetention(app, db, config.auditRetentionDays, now);

@@ -43,10 +43,14 @@ const TABLES_IN_DEPENDENCY_ORDER = [
   'gateway_reviewers',
 ] as const satisfies readonly (keyof Database)[];
 
+/** Tables the target's triggers fill as the copied rows arrive: copying them would count twice. */
+type KeptByTriggers = Extract<keyof Database, 'entity_index_counts' | 'entity_index_count_deltas'>;
+
 type TableName = (typeof TABLES_IN_DEPENDENCY_ORDER)[number];
 /** Fails to compile when a table is added to the schema and not to the copy. */
-export const everyTableCopied: [Exclude<keyof Database, TableName>] extends [never] ? true : never =
-  true;
+export const everyTableCopied: [Exclude<keyof Database, TableName | KeptByTriggers>] extends [never]
+  ? true
+  : never = true;
 
 /** Rows read and written per statement while copying; well under PostgreSQL's 65,535 parameters. */
 const COPY_BATCH_ROWS = 500;

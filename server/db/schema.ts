@@ -24,6 +24,16 @@ export interface EntityTable {
   name_order: Generated<string>;
 }
 
+/** '' stands for a null country or assignee, so that one unique key holds on both engines. */
+export interface EntityIndexCountTable {
+  kind: 'legal' | 'person';
+  kyc_status: string;
+  risk_level: string;
+  country: string;
+  assignee: string;
+  n: number | string;
+}
+
 export interface LegalEntityTable {
   entity_id: string;
   company_name: string;
@@ -365,6 +375,10 @@ export interface NoteTable {
 export interface Database {
   entities: EntityTable;
   entity_list_records: EntityListRecordTable;
+  /** Entities per filter group (0036, kept by triggers). */
+  entity_index_counts: EntityIndexCountTable;
+  /** PostgreSQL: changes to those counts, appended by triggers until the server folds them in. */
+  entity_index_count_deltas: EntityIndexCountTable;
   legal_entities: LegalEntityTable;
   natural_persons: NaturalPersonTable;
   entity_links: EntityLinkTable;

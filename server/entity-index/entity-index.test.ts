@@ -332,6 +332,71 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     expect(page.data[0]?.entityId).toBe(entity.id);
   });
 
+  it('keeps every total through changes of status, risk, assignee and country, and a deletion', async () => {
+    const [legal, other] = generated.filter((row) => row.kind === 'legal');
+    const [person] = generated.filter((row) => row.kind === 'person');
+    if (!legal || !other || !person) throw new Error('too few entities generated');
+    const change = async (
+      entity: Generated,
+      set: { kyc_status?: string; risk_level?: string; assignee?: string | null },
+    ) => {
+      await db.updateTable('entities').set(set).where('id', '=', entity.id).execute();
+      entity.kycStatus = set.kyc_status ?? entity.kycStatus;
+      entity.riskLevel = set.risk_level ?? entity.riskLevel;
+      if (set.assignee !== undefined) entity.assignee = set.assignee;
+    };
+    await change(legal, { kyc_status: 'Rejected', risk_level: 'High', assignee: null });
+    await change(other, { assignee: 'bob' });
+    await change(person, { assignee: null, kyc_status: 'Pending' });
+    // The country reaches entities through 0011's trigger on legal_entities.
+    await db
+      .updateTable('legal_entities')
+      .set({ country: 'ES' })
+      .where('entity_id', '=', other.id)
+      .execute();
+    other.country = 'ES';
+    const bare = randomUUID();
+    await db
+      .insertInto('entities')
+      .values(
+        withEntitySearchColumns({
+          id: bare,
+          kind: 'legal',
+          created_at: '2026-01-01T00:00:00.000Z',
+          external_id: null,
+          kyc_status: 'Escalated',
+          risk_level: 'Low',
+          last_update: '2026-01-01T00:00:00.000Z',
+          next_kyc_review: null,
+          tags: '[]',
+        }),
+      )
+      .execute();
+    const totalOf = async (filter: Filter) =>
+      entityIndexResponseSchema.parse(
+        (
+          await server.request(
+            `/api/v2/entity-index?${new URLSearchParams({ ...filter, limit: '1' }).toString()}`,
+          )
+        ).body,
+      ).total;
+    expect(await totalOf({})).toBe(generated.length + 1);
+    expect(await totalOf({ kycStatus: 'Escalated', type: 'legal-entities' })).toBe(1);
+    await db.deleteFrom('entities').where('id', '=', bare).execute();
+    for (const filter of [
+      ...FILTERS,
+      { country: 'ES' },
+      { kycStatus: 'Rejected', riskLevel: 'High' },
+      { type: 'legal-entities', assignee: 'none', country: 'ES' },
+      { type: 'natural-persons', kycStatus: 'Pending', assignee: 'none' },
+      { kycStatus: 'Escalated' },
+    ]) {
+      expect(await totalOf(filter), JSON.stringify(filter)).toBe(
+        oracle(filter, 'name', 'asc').length,
+      );
+    }
+  });
+
   it.each([
     ['sort=size', 'sort'],
     ['order=up', 'order'],

@@ -127,6 +127,11 @@ export async function entityIndexPage(
   };
 }
 
+/** What bulk writes appended to PostgreSQL's count changes, folded before the first total needs it. */
+export function foldEntityIndexCounts(db: Db): Promise<void> {
+  return entityIndexRepository(db).foldCountDeltas();
+}
+
 /** Every matching row in the index's order as CSV, read a thousand rows at a time. */
 export async function* entityIndexCsvLines(
   db: Db,

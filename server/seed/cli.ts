@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../db/database.ts';
 import { rebuildListRecords } from '../entities/read-model/list-records.ts';
 import { renumberNameOrder } from '../entities/read-model/repository.ts';
+import { foldEntityIndexCounts } from '../entity-index/service.ts';
 import { loadDocumentKeys } from '../documents/document-keys.ts';
 import { loadConfig } from '../env.ts';
 import { createGenerator, type SeedRows } from './generators.ts';
@@ -119,6 +120,7 @@ async function main() {
       await renumberNameOrder(trx, 'company');
       await renumberNameOrder(trx, 'person');
     });
+    await foldEntityIndexCounts(db);
     await repository.refreshStatistics();
     const total = Object.values(written).reduce((sum, count) => sum + count, 0);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
