@@ -27,6 +27,8 @@ const ownGetRoutes = (): [path: string, auth: 'token' | 'none'][] => [
   [`/api/v2/entities/${randomUUID()}/assignee`, 'token'],
   [`/api/v2/entities/${entityId}/audit-events`, 'token'],
   ['/api/v2/audit-events', 'token'],
+  // The gateway's own token check shares its path with a declaration of the embedded one.
+  ['/api/tokenvalid', 'token'],
   ['/api/capabilities', 'token'],
   ['/api/capabilities', 'none'],
   ['/api/openapi.json', 'none'],
