@@ -154,6 +154,7 @@ export default defineConfig(({ command }) => ({
             'server/security/bad-input.test.ts',
             'server/security/properties.test.ts',
             'server/http/framework-errors.test.ts',
+            'server/http/head-requests.test.ts',
           ],
           env: { KYC_TEST_MODE: 'gateway' },
           globals: true,

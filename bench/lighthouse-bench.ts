@@ -6,6 +6,7 @@ import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
+import { blockingMs, navigationTasks, type TraceTaskEvent } from './page-probe-support.ts';
 import type { BenchFixture } from './server-bench.ts';
 
 /** Full reports of the last run, for reading an audit's details (git-ignored). */
@@ -77,42 +78,9 @@ function failedAccessibilityAudits(lhr: Result): string[] {
     .map((ref) => ref.id);
 }
 
-interface TaskEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { data?: { documentLoaderURL?: string } };
-}
-
-/**
- * Blocking time (each main-thread task's time past 50 ms) in the trace Lighthouse recorded, from
- * the start of the navigation to `url`, by wall time and by CPU time. Lighthouse simulates its TBT
- * from these tasks' wall times, which on a shared machine include waiting for a core.
- */
-function observedBlockingMs(events: readonly TaskEvent[], url: string) {
-  const start = events.find(
-    (event) => event.name === 'navigationStart' && event.args?.data?.documentLoaderURL === url,
-  );
-  if (!start) throw new Error(`The Lighthouse trace has no navigation to ${url}.`);
-  const tasks = events.filter(
-    (event) =>
-      event.ph === 'X' &&
-      event.name === 'RunTask' &&
-      event.pid === start.pid &&
-      event.tid === start.tid &&
-      event.ts >= start.ts,
-  );
-  const blocking = (microseconds: number | undefined) =>
-    Math.max(0, (microseconds ?? 0) / 1000 - 50);
-  const sum = (values: number[]) => round(values.reduce((total, value) => total + value, 0));
-  return {
-    wall: sum(tasks.map((task) => blocking(task.dur))),
-    cpu: sum(tasks.map((task) => blocking(task.tdur))),
-  };
+/** Blocking time in the trace Lighthouse recorded, from the start of the navigation to `url`. */
+function observedBlockingMs(events: readonly TraceTaskEvent[], url: string) {
+  return blockingMs(navigationTasks(events, url).tasks);
 }
 
 /** Empties the disk and memory caches, as Lighthouse's own storage reset would, but keeps sessionStorage. */

@@ -9,35 +9,28 @@
  * Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR]
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLighthouseBench, type LighthousePageResult } from './lighthouse-bench.ts';
-import { runScript, startKycServer } from './processes.ts';
+import { startProbeServer } from './page-probe-support.ts';
 
 const { values: options, positionals } = parseArgs({
-  options: { compare: { type: 'string' } },
+  options: { compare: { type: 'string' }, help: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
+if (options.help) {
+  process.stdout.write('Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR]\n');
+  process.exit(0);
+}
 const runs = Number(positionals[0] ?? 1);
 const startedAt = new Date();
 
 async function startBuild(label: string, cwd: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-lighthouse-'));
-  const server = await startKycServer(dataDir, {}, cwd);
-  const admin = await runScript('server/admin/cli.ts', ['account:create', 'probe', '--json'], {
-    DATA_DIR: dataDir,
-  });
-  const account = JSON.parse(admin.stdout.trim().split('\n').at(-1) ?? '{}') as {
-    username: string;
-    password: string;
-    apiKey: string;
-  };
+  const probe = await startProbeServer(cwd, 'lighthouse');
   return {
     label,
-    dataDir,
-    server,
-    fixture: { dataDir, databaseUrl: undefined, entities: 20, ...account },
+    ...probe,
+    fixture: { dataDir: probe.dataDir, databaseUrl: undefined, entities: 20, ...probe.account },
   };
 }
 
@@ -83,8 +76,5 @@ try {
     );
   }
 } finally {
-  for (const build of started) {
-    await build.server.stop();
-    fs.rmSync(build.dataDir, { recursive: true, force: true });
-  }
+  for (const build of started) await build.stop();
 }

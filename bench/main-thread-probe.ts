@@ -11,14 +11,18 @@
  * Usage: tsx bench/main-thread-probe.ts [--runs 5] [--profile] [--slowdown 4] [--compare DIR]
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { middleLegalEntity } from './lighthouse-bench.ts';
-import { runScript, startKycServer } from './processes.ts';
+import {
+  blockingMs,
+  navigationTasks,
+  startProbeServer,
+  type TraceTaskEvent,
+} from './page-probe-support.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -26,8 +30,15 @@ const { values: options } = parseArgs({
     profile: { type: 'boolean', default: false },
     slowdown: { type: 'string', default: '1' },
     compare: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
+if (options.help) {
+  process.stdout.write(
+    'Usage: tsx bench/main-thread-probe.ts [--runs 5] [--profile] [--slowdown 4] [--compare DIR]\n',
+  );
+  process.exit(0);
+}
 
 const startedAt = new Date();
 
@@ -46,15 +57,8 @@ interface CallFrame {
   columnNumber: number;
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
+interface TraceEvent extends TraceTaskEvent {
   id?: string;
-  dur?: number;
-  tdur?: number;
   args?: {
     data?: {
       documentLoaderURL?: string;
@@ -121,25 +125,14 @@ interface PageFigures {
 }
 
 function analyse(events: TraceEvent[], url: string, mapSource: (frame: CallFrame) => string) {
-  const start = events.findLast(
-    (event) => event.name === 'navigationStart' && event.args?.data?.documentLoaderURL === url,
-  );
-  if (!start) throw new Error(`The trace has no navigation to ${url}.`);
-  const tasks = events.filter(
-    (event) =>
-      event.ph === 'X' &&
-      event.name === 'RunTask' &&
-      event.pid === start.pid &&
-      event.tid === start.tid &&
-      event.ts >= start.ts,
-  );
+  const { start, tasks } = navigationTasks(events, url);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0) / 1000;
-  const past50 = (microseconds: number | undefined) => Math.max(0, (microseconds ?? 0) - 50_000);
+  const blocking = blockingMs(tasks);
   const figures: PageFigures = {
     cpuMs: round(sum(tasks.map((task) => task.tdur ?? 0))),
     wallMs: round(sum(tasks.map((task) => task.dur ?? 0))),
-    blockingWallMs: round(sum(tasks.map((task) => past50(task.dur)))),
-    blockingCpuMs: round(sum(tasks.map((task) => past50(task.tdur)))),
+    blockingWallMs: blocking.wall,
+    blockingCpuMs: blocking.cpu,
     longTasks: tasks.filter((task) => (task.dur ?? 0) > 50_000).length,
   };
   if (!options.profile) return figures;
@@ -180,18 +173,15 @@ interface Build {
 }
 
 async function startBuild(build: Build) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kyc-desk-main-thread-'));
-  const server = await startKycServer(dataDir, {}, build.dir);
-  const admin = await runScript('server/admin/cli.ts', ['account:create', 'probe', '--json'], {
-    DATA_DIR: dataDir,
+  const probe = await startProbeServer(build.dir, 'main-thread');
+  const entity = await middleLegalEntity(probe.server.baseUrl, {
+    entities: 20,
+    apiKey: probe.account.apiKey,
+  }).catch(async (error: unknown) => {
+    await probe.stop();
+    throw error;
   });
-  const account = JSON.parse(admin.stdout.trim().split('\n').at(-1) ?? '{}') as {
-    username: string;
-    password: string;
-    apiKey: string;
-  };
-  const entity = await middleLegalEntity(server.baseUrl, { entities: 20, apiKey: account.apiKey });
-  return { ...build, dataDir, server, account, entity, mapSource: sourceMapper(build.dir) };
+  return { ...build, ...probe, entity, mapSource: sourceMapper(build.dir) };
 }
 
 type Started = Awaited<ReturnType<typeof startBuild>>;
@@ -314,8 +304,5 @@ try {
   }
 } finally {
   await browser.close();
-  for (const build of started) {
-    await build.server.stop();
-    fs.rmSync(build.dataDir, { recursive: true, force: true });
-  }
+  for (const build of started) await build.stop();
 }

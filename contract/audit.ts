@@ -2,32 +2,72 @@ import { z } from 'zod';
 import { isoDateSchema } from './common.ts';
 import { pagedEnvelopeSchema, pageQuerySchema } from './paging.ts';
 
-/** Actions are `resource.verb` (decisions.md, "Extensions"). */
+/**
+ * Every action the server records, `resource.verb` (decisions.md, "Extensions"): the routes' own,
+ * the client portal's and the gateway's, and the admin commands' (`account:create` → `account.create`).
+ * server/audit/audit-actions.test.ts fails when the server records one that is not here.
+ */
 export const AUDIT_ACTIONS = [
   'auth.sign-in',
   'auth.sign-in-failed',
+  'auth.sign-out',
   'entity.list',
+  'entity.index',
+  'entity.export',
   'entity.search',
   'entity.view',
   'entity.create',
+  'entity.assign',
+  'entity.risk-level',
   'document.list',
   'document.view',
+  'document.decide',
   'client-update.request',
+  'client-update.open',
   'client-update.submit',
+  'client-update.contact',
   'client-update.review',
   'client-update.remind',
   'webhook.receive',
+  'review.export',
   'verification.record',
   'verification.confirm',
   'verification.reject',
   'person.review',
-  'entity.risk-level',
-  'document.decide',
   'note.add',
   'audit.read',
   'audit.export',
   'stats.read',
+  /** A control's refusal when its route declares no action (the refusal matrix test fails first). */
+  'request.refused',
+  'account.create',
+  'account.reset-password',
+  'account.disable',
+  'account.revoke-sessions',
+  'account.set-role',
+  'account.list',
+  'api-key.reset',
+  'client-config.set',
+  'client-config.remove',
+  'client-config.list',
+  'audit.verify',
+  'audit.prune',
+  'keys.rotate',
+  'db.backup',
+  'db.restore',
+  'db.copy-to-postgres',
 ] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A client acting through the portal's link is the actor `client:<recipient entity id>`. */
+export const CLIENT_ACTOR_PREFIX = 'client:';
+
+/** The recipient a client's actor names; undefined for any other actor. */
+export function clientRecipientOf(actor: string): string | undefined {
+  return actor.startsWith(CLIENT_ACTOR_PREFIX)
+    ? actor.slice(CLIENT_ACTOR_PREFIX.length)
+    : undefined;
+}
 
 export const AUDIT_OUTCOMES = ['success', 'failure', 'denied'] as const;
 
@@ -37,7 +77,10 @@ export const auditEventSchema = z.object({
   at: z.string(),
   /** The account's username; `admin-cli` for operator commands; `anonymous` before sign-in. */
   actor: z.string(),
-  /** The actor's display name when this server holds the account (null in gateway mode or once deleted). */
+  /**
+   * The actor's display name when this server holds the account, or for a client's actor
+   * (`client:<id>`) the recipient's name (null in gateway mode or once deleted).
+   */
   actorName: z.string().nullish(),
   action: z.string(),
   entityId: z.string().nullable(),

@@ -151,4 +151,7 @@ test('a reviewer requests an update, the client answers through the portal, and 
   await expect(activity).toContainText('Client responded to an update request');
   await expect(activity).toContainText('Applied the client’s contact corrections (e-mail, phone)');
   await expect(activity).not.toContainText('client-update.');
+  // The client acted through the link: named as the client, never as `client:<id>`.
+  await expect(activity).toContainText('(the client, via the update link)');
+  await expect(activity).not.toContainText('client:');
 });

@@ -3,6 +3,7 @@ import type { FastifyPluginCallback } from 'fastify';
 import {
   auditEventPageSchema,
   auditLogQuerySchema,
+  clientRecipientOf,
   entityAuditQuerySchema,
   type AuditEvent,
   type AuditFilter,
@@ -65,10 +66,14 @@ async function pageOf(db: Db, query: AuditPageQuery) {
   const rows = await repository.page({ ...query, limit: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  // Names are read for the page's entities at once; one this database does not hold stays null.
+  // Names of the page's entities and clients' recipients, read at once; one not held here stays null.
   const [names, actorNames] = await Promise.all([
     repository.entityNames([
-      ...new Set(page.flatMap((row) => (row.entity_id ? [row.entity_id] : []))),
+      ...new Set(
+        page.flatMap((row) =>
+          [row.entity_id, clientRecipientOf(row.actor)].filter((id) => typeof id === 'string'),
+        ),
+      ),
     ]),
     accountsRepository(db).displayNames(page.map((row) => row.actor)),
   ]);
@@ -78,7 +83,7 @@ async function pageOf(db: Db, query: AuditPageQuery) {
     message: '',
     data: page.map((row) => ({
       ...auditEventOf(row),
-      actorName: actorNames.get(row.actor) ?? null,
+      actorName: actorNames.get(row.actor) ?? names.get(clientRecipientOf(row.actor) ?? '') ?? null,
       entityName: row.entity_id ? (names.get(row.entity_id) ?? null) : null,
     })),
     nextCursor: rows.length > query.limit && last ? cursorOf(last.seq) : null,

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { auditEventPageSchema } from '../../contract/audit.ts';
 import {
   clientResponseResponseSchema,
   clientUpdateAcceptedResponseSchema,
@@ -135,6 +136,18 @@ describeEmbedded('client portal', () => {
       .where('entity_id', '=', fixture.legalEntityId)
       .execute();
     expect(again).toHaveLength(1);
+
+    // The entity's Activity names the client by the recipient's name, never by an ID alone.
+    const activity = await server.request(
+      `/api/v2/entities/${fixture.legalEntityId}/audit-events?kind=changes`,
+    );
+    const opened = auditEventPageSchema
+      .parse(activity.body)
+      .data.find((event) => event.action === 'client-update.open');
+    expect(opened).toMatchObject({
+      actor: `client:${fixture.primaryContactId}`,
+      actorName: 'Ada Primary',
+    });
   });
 
   test('a guessed or malformed token gets the same page as an expired one, 404', async () => {

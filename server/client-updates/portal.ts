@@ -5,6 +5,7 @@ import {
   type ContactDecision,
   type PortalSubmission,
 } from '../../contract/client-updates.ts';
+import { CLIENT_ACTOR_PREFIX } from '../../contract/audit.ts';
 import { identifyFileType } from '../../contract/file-type.ts';
 import { phoneProblemOf } from '../../contract/phone.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
@@ -56,7 +57,7 @@ export async function findRequestOrThrow(
 
 /** The audit trail's actor for the client (decisions.md "Client responses"). */
 export function clientActorOf(recipientId: string): string {
-  return `client:${recipientId}`;
+  return `${CLIENT_ACTOR_PREFIX}${recipientId}`;
 }
 
 const sha256Hex = (data: Buffer) => createHash('sha256').update(data).digest('hex');

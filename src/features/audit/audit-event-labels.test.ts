@@ -1,5 +1,5 @@
-import type { AuditEvent } from '../../../contract/audit.ts';
-import { actionLabel, describeEvent, outcomeLook } from './audit-event-labels.ts';
+import { AUDIT_ACTIONS, type AuditEvent } from '../../../contract/audit.ts';
+import { actionLabel, describeActor, describeEvent, outcomeLook } from './audit-event-labels.ts';
 import { buildAuditEvent } from './testing/audit-fixtures.ts';
 
 const DOCUMENT_ID = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
@@ -149,23 +149,37 @@ test('a decision on the client’s contact corrections reads as what was done, n
   expect(sentence('client-update.contact', { outcome: 'applied', changes })).not.toContain('@');
 });
 
-test('the actions the server records beyond the contract’s list have words too', () => {
-  for (const action of [
-    'auth.sign-out',
-    'entity.index',
-    'entity.export',
-    'review.export',
-    'client-update.open',
-    'client-update.contact',
-  ]) {
-    expect(actionLabel(action), action).not.toBe(action);
+test('every action the server records has words, each its own', () => {
+  const labels = AUDIT_ACTIONS.map((action) => actionLabel(action));
+  for (const [index, action] of AUDIT_ACTIONS.entries()) {
+    expect(labels[index], action).not.toBe(action);
+    expect(labels[index], action).not.toMatch(/[a-z]\.[a-z]/);
   }
+  // Two actions may read alike only where a reviewer would not tell them apart either.
+  const alike = labels.filter((label, index) => labels.indexOf(label) !== index);
+  expect(alike).toEqual(['Recorded review outcome']);
 });
 
 test('an action this console does not know reads as its label and reason, never an ID', () => {
   const text = sentence('entity.archive', { targetId: DOCUMENT_ID, reason: 'Dissolved' });
   expect(text).toBe('entity.archive: Dissolved');
   expect(text).not.toContain(DOCUMENT_ID);
+});
+
+test('an actor reads as who it is: an account by name, a client as the client, never by its ID', () => {
+  const actor = (name: string, actorName: string | null = null) =>
+    describeActor({ actor: name, actorName });
+  expect(actor(`client:${DOCUMENT_ID}`)).toBe('the client (via the update link)');
+  expect(actor(`client:${DOCUMENT_ID}`, 'Ada Byrne')).toBe(
+    'Ada Byrne (the client, via the update link)',
+  );
+  expect(actor('rhea', 'Rhea Reviewer')).toBe('Rhea Reviewer (rhea)');
+  expect(actor('former')).toBe('former');
+  expect(actor('admin-cli')).toBe('an operator (admin command)');
+  expect(actor('webhook:kyc')).toBe('the identity service (webhook)');
+  expect(actor('anonymous')).toBe('someone not signed in');
+  expect(actor('constructor')).toBe('constructor');
+  expect(actor('eve\u202e')).toBe('eve\\u202e');
 });
 
 test('only a non-success outcome gets a badge', () => {

@@ -1,9 +1,9 @@
-import type { AuditEvent } from '../../../contract/audit.ts';
+import { clientRecipientOf, type AuditAction, type AuditEvent } from '../../../contract/audit.ts';
 import { withVisibleControls } from '../../../contract/visible-text.ts';
-import { formatDate } from '../../lib/format.ts';
+import { formatAccount, formatDate } from '../../lib/format.ts';
 
 /** What each action reads as to a reviewer; the target follows where the event names one. */
-const ACTION_LABELS: Record<string, string> = {
+const ACTION_LABELS: Record<AuditAction, string> = {
   'auth.sign-in': 'Signed in',
   'auth.sign-in-failed': 'Failed to sign in',
   'auth.sign-out': 'Signed out',
@@ -34,16 +34,31 @@ const ACTION_LABELS: Record<string, string> = {
   'audit.read': 'Read the audit log',
   'audit.export': 'Exported the audit log',
   'stats.read': 'Read the overview’s counts',
+  'request.refused': 'Refused a request',
   'account.create': 'Created an account',
+  'account.reset-password': 'Reset an account’s password',
+  'account.disable': 'Disabled an account',
+  'account.revoke-sessions': 'Signed an account out everywhere',
   'account.set-role': 'Changed an account’s role',
+  'account.list': 'Listed the accounts',
+  'api-key.reset': 'Reset an account’s API key',
+  'client-config.set': 'Saved a client-update configuration',
+  'client-config.remove': 'Removed a client-update configuration',
+  'client-config.list': 'Listed the client-update configurations',
+  'audit.verify': 'Verified the audit trail’s chain',
+  'audit.prune': 'Removed audit events past retention',
+  'keys.rotate': 'Rotated the document keys',
+  'db.backup': 'Backed up the database',
+  'db.restore': 'Restored the database from a backup',
+  'db.copy-to-postgres': 'Copied the database to PostgreSQL',
 };
 
-/** Every action this console has words for, as the audit log's Action filter offers them. */
-export const KNOWN_ACTIONS: readonly string[] = Object.keys(ACTION_LABELS);
+const isAuditAction = (action: string): action is AuditAction =>
+  Object.hasOwn(ACTION_LABELS, action);
 
 /** `entity.view` → "Viewed"; an action this console does not know yet shows as it is. */
 export function actionLabel(action: string): string {
-  return ACTION_LABELS[action] ?? action;
+  return isAuditAction(action) ? ACTION_LABELS[action] : action;
 }
 
 function detailText(event: AuditEvent, key: string): string | undefined {
@@ -178,6 +193,27 @@ export function describeEvent(event: AuditEvent): string {
   return withVisibleControls(
     refusal(event) ?? (sentence ? sentence(event) : actionLabel(event.action) + because(event)),
   );
+}
+
+/** Actors that are no account: the admin CLI and the identity service's webhooks (server/gateway/webhooks.ts). */
+const SYSTEM_ACTORS = new Map([
+  ['admin-cli', 'an operator (admin command)'],
+  ['webhook:kyc', 'the identity service (webhook)'],
+  ['anonymous', 'someone not signed in'],
+]);
+
+/**
+ * Who acted, as a reviewer reads it: "Rhea Reviewer (rhea)", "Ada Byrne (the client, via the
+ * update link)", never a client's bare `client:<id>`; hidden characters written as escapes.
+ */
+export function describeActor(event: Pick<AuditEvent, 'actor' | 'actorName'>): string {
+  const name = event.actorName?.trim();
+  if (clientRecipientOf(event.actor) !== undefined) {
+    return withVisibleControls(
+      name ? `${name} (the client, via the update link)` : 'the client (via the update link)',
+    );
+  }
+  return withVisibleControls(SYSTEM_ACTORS.get(event.actor) ?? formatAccount(event.actor, name));
 }
 
 export interface OutcomeLook {

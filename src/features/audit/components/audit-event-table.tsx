@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 import type { AuditEvent } from '../../../../contract/audit.ts';
 import { withVisibleControls as shown } from '../../../../contract/visible-text.ts';
-import { describeEvent } from '../audit-event-labels.ts';
+import { describeActor, describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';
 
@@ -20,6 +20,22 @@ function Head() {
         ))}
       </Table.Tr>
     </Table.Thead>
+  );
+}
+
+/** Who acted, in words; the actor as recorded below it when the words do not show it (what Actor filters on). */
+function ActorCell({ event }: { event: AuditEvent }) {
+  const words = describeActor(event);
+  const recorded = shown(event.actor);
+  return (
+    <>
+      <Text size="sm">{words}</Text>
+      {!words.includes(recorded) && (
+        <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {recorded}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -53,7 +69,7 @@ export function AuditEventTable({
                   <EventTime at={event.at} />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm">{shown(event.actor)}</Text>
+                  <ActorCell event={event} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{describeEvent(event)}</Text>

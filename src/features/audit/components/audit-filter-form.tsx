@@ -4,7 +4,7 @@ import { IconFilter } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { AUDIT_ACTIONS, type AuditFilter } from '../../../../contract/audit.ts';
-import { actionLabel, KNOWN_ACTIONS } from '../audit-event-labels.ts';
+import { actionLabel } from '../audit-event-labels.ts';
 import { auditFilterFormSchema, type AuditFilterValues } from '../audit-filter-params.ts';
 import { DateField } from '../../../components/date-field.tsx';
 
@@ -12,7 +12,7 @@ const resolver = zodResolver(auditFilterFormSchema);
 
 const EMPTY_FILTER: AuditFilterValues = { actor: '', action: '', entityId: '', from: '', to: '' };
 
-const ACTION_OPTIONS = [...new Set([...AUDIT_ACTIONS, ...KNOWN_ACTIONS])].map((action) => ({
+const ACTION_OPTIONS = AUDIT_ACTIONS.map((action) => ({
   value: action,
   // The code too: two actions can read alike, and the table shows each event's code.
   label: `${actionLabel(action)} (${action})`,

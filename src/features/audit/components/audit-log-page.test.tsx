@@ -147,6 +147,28 @@ test('the Action filter is a searchable list of the known actions', async () => 
   await waitFor(() => expect(queries.at(-1)?.get('action')).toBe('note.add'));
 });
 
+test('the Actor column says who acted in words, with the recorded actor beneath when the words hide it', async () => {
+  const recipient = '73f6c2d1-0b4e-4c8a-9f1e-2a3b4c5d6e7f';
+  serveLog({
+    '': auditPage([
+      buildAuditEvent({ actor: `client:${recipient}`, actorName: 'Ada Byrne' }),
+      buildAuditEvent({ actor: 'rhea', actorName: 'Rhea Reviewer' }),
+      buildAuditEvent({ actor: 'admin-cli', action: 'account.create' }),
+    ]),
+  });
+  renderLog('/audit');
+  const table = await screen.findByRole('table', { name: /Audit events, newest first/ });
+  const actorCells = within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+  expect(actorCells).toEqual([
+    `Ada Byrne (the client, via the update link)client:${recipient}`,
+    'Rhea Reviewer (rhea)',
+    'an operator (admin command)admin-cli',
+  ]);
+});
+
 test('Clear filters clears an invalid date and its error, even with nothing in the address', async () => {
   serveLog();
   const { user, router } = renderLog('/audit');

@@ -214,3 +214,31 @@ test("an actor reads as 'Name (username)' when the server names the account, els
     expect.stringContaining('by former'),
   ]);
 });
+
+test('a client acting through the update link reads as the client, by name when the server knows it, never as its ID', async () => {
+  const recipient = '73f6c2d1-0b4e-4c8a-9f1e-2a3b4c5d6e7f';
+  serveActivity([
+    event({
+      action: 'client-update.submit',
+      actor: `client:${recipient}`,
+      actorName: 'Ada Byrne',
+      detail: { requestId: DOCUMENT, documents: [], contactFields: ['email'] },
+    }),
+    event({ action: 'client-update.open', actor: `client:${recipient}`, actorName: null }),
+    event({ action: 'webhook.receive', actor: 'webhook:kyc', detail: { event: 'kyc.updated' } }),
+  ]);
+  renderRoute(<EntityActivity entityId={ENTITY} />);
+  const list = await screen.findByRole('list', { name: 'Decisions, changes and requests' });
+  const items = within(list)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent);
+  expect(items).toEqual([
+    expect.stringContaining(
+      'Client responded to an update requestby Ada Byrne (the client, via the update link)',
+    ),
+    expect.stringContaining('Client opened the update requestby the client (via the update link)'),
+    expect.stringContaining('by the identity service (webhook)'),
+  ]);
+  expect(items.join(' ')).not.toContain(recipient);
+  expect(items.join(' ')).not.toContain('client:');
+});

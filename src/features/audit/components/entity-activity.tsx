@@ -20,9 +20,8 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { ErrorState } from '../../../components/error-state.tsx';
 import type { AuditEvent, AuditEventPage } from '../../../../contract/audit.ts';
 import { withVisibleControls as shown } from '../../../../contract/visible-text.ts';
-import { formatAccount } from '../../../lib/format.ts';
 import { auditQueries } from '../api/audit-queries.ts';
-import { describeEvent } from '../audit-event-labels.ts';
+import { describeActor, describeEvent } from '../audit-event-labels.ts';
 import { EventTime } from './event-time.tsx';
 import { OutcomeBadge } from './outcome-badge.tsx';
 
@@ -212,7 +211,7 @@ function ActivityItem({ event }: { event: AuditEvent }) {
           {describeEvent(event)}
         </Text>
         <Text size="sm" c="dimmed">
-          by {shown(formatAccount(event.actor, event.actorName))}
+          by {describeActor(event)}
         </Text>
         <OutcomeBadge outcome={event.outcome} />
       </Group>
