@@ -111,6 +111,20 @@ describe.runIf(testEngine === 'postgres')('PostgreSQL: COPY … TO STDOUT (FORMA
     expect(() => copyLiteral(1.5)).toThrow(RangeError);
   });
 
+  it('puts text in as a plain literal, which is an index condition (a function of one was not)', async () => {
+    await sql`create table copy_keys (key text, seq int, primary key (key, seq))`.execute(db);
+    const plan = await db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const { rows } = await sql<{
+        'QUERY PLAN': string;
+      }>`explain select seq from copy_keys where key = ${copyLiteral('a-1')} and seq = ${copyLiteral(0)}`.execute(
+        trx,
+      );
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Cond: \(\(key = 'a-1'::text\) AND \(seq = 0\)\)/);
+  });
+
   it('fails with the database error, refuses parameters, and the pool goes on', async () => {
     await expect(
       // Two rows are sent before the third fails.

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * The statement answered with raw bytes: `copy (<query>) to stdout (format binary)`. node-postgres
@@ -121,13 +121,15 @@ export function answerBinaryCopies(client: pg.ClientBase): void {
 }
 
 /**
- * A value as a literal that needs no quoting rules, for COPY (which takes no parameters): text as
- * the hex of its UTF-8 bytes, decoded by PostgreSQL; a safe integer as its digits.
+ * A value as a literal, for COPY (which takes no parameters): text through node-postgres's
+ * escapeLiteral (an E'' string when it holds a backslash, read the same under either setting of
+ * standard_conforming_strings), a safe integer as its digits. A plain literal, unlike a function
+ * of one, is an index condition.
  */
 export function copyLiteral(value: string | number): RawBuilder<unknown> {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new RangeError(`Not an integer: ${String(value)}`);
     return sql.lit(value);
   }
-  return sql`convert_from(decode(${sql.lit(Buffer.from(value, 'utf8').toString('hex'))}, 'hex'), 'UTF8')`;
+  return sql.raw(pg.escapeLiteral(value));
 }
