@@ -3,6 +3,7 @@ import pg from 'pg';
 import { databaseFaultOf, type DatabaseObserver } from './database-faults.ts';
 import { migrateToLatest } from './migrate.ts';
 import { observeDriver } from './observed-driver.ts';
+import { answerBinaryCopies } from './postgres-binary-copy.ts';
 import type { Database } from './schema.ts';
 
 /** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
@@ -53,6 +54,7 @@ export async function openPostgres(
     onConnectionLost({ code: error.code, message: error.message });
   };
   pool.on('connect', (client) => {
+    answerBinaryCopies(client);
     client.on('error', (error: Error & { code?: string }) => {
       reportLoss(client, error);
     });

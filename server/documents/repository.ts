@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
+import { type BinaryCopyRow, copyLiteral } from '../db/postgres-binary-copy.ts';
 import type { DocumentChunkTable, DocumentRow } from '../db/schema.ts';
 import type { StoredBytes } from './document-json.ts';
 import {
@@ -118,15 +119,12 @@ export function documentsRepository(db: Db) {
     /** One stored piece of a document's bytes, or undefined if there is no such piece. */
     async chunk(documentId: string, seq: number): Promise<Buffer | undefined> {
       if (engineOf(db) === 'postgres') {
-        // bytea travels as hex text (pg's binary mode decodes fields as UTF-8, node-postgres#3495):
-        // base64 is a third shorter and Node decodes it faster, 30% less server CPU a document.
-        const row = await db
-          .selectFrom('document_chunks')
-          .select(sql<string>`encode(bytes, 'base64')`.as('base64'))
-          .where('document_id', '=', documentId)
-          .where('seq', '=', seq)
-          .executeTakeFirst();
-        return row && Buffer.from(row.base64, 'base64');
+        // As COPY's raw bytes: a bytea column would travel as hex text, twice its size.
+        const { rows } = await sql<BinaryCopyRow>`copy (select bytes from document_chunks
+          where document_id = ${copyLiteral(documentId)} and seq = ${copyLiteral(seq)}) to stdout (format binary)`.execute(
+          db,
+        );
+        return rows[0]?.fields[0] ?? undefined;
       }
       const row = await db
         .selectFrom('document_chunks')

@@ -35,8 +35,11 @@ export interface ReadModelDialect {
   nameContaining(column: string, folded: string, plan: SearchPlan): Expression<SqlBool>;
   /** Equality with a folded value for columns that hold only ASCII (LEIs), by their own index. */
   equalsAsciiIgnoringCase(column: string, folded: string): Expression<SqlBool>;
-  /** The page's list JSON entries, in `order`, as one JSON array of UTF-8 bytes (null when none). */
-  joinedJsonArray(entry: RawBuilder<string>, order: RawBuilder<unknown>): RawBuilder<Buffer | null>;
+  /** The page's list JSON entries, in `order`, as one JSON array: UTF-8 bytes or text (null when none). */
+  joinedJsonArray(
+    entry: RawBuilder<string>,
+    order: RawBuilder<unknown>,
+  ): RawBuilder<Buffer | string | null>;
   /** Names alone searched through an engine's own index in list order; undefined: no such path. */
   namesInListOrder(
     db: Db,

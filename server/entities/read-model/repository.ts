@@ -409,7 +409,8 @@ export function readModelRepository(db: Db) {
           entities.as('entries'),
         ])
         .executeTakeFirstOrThrow();
-      return { json: row.json, entries: Number(row.entries), stored: Number(row.stored) };
+      const json = typeof row.json === 'string' ? Buffer.from(row.json) : row.json;
+      return { json, entries: Number(row.entries), stored: Number(row.stored) };
     },
 
     /** Up to `limit` entities without a list record after `after`, in list order, for the rebuild. */

@@ -26,8 +26,9 @@ export const postgresReadModel: ReadModelDialect = {
   equalsAsciiIgnoringCase: (column, folded): Expression<SqlBool> =>
     sql<SqlBool>`lower(${sql.ref(column)}) = ${folded}`,
 
+  // Text, not bytea: node-postgres reads bytea as hex, twice the page's size to encode and decode.
   joinedJsonArray: (entry, order) =>
-    sql<Buffer | null>`convert_to('[' || string_agg(${entry}, ',' ${order}) || ']', 'UTF8')`,
+    sql<string | null>`'[' || string_agg(${entry}, ',' ${order}) || ']'`,
 
   namesInListOrder: () => undefined,
 
