@@ -34,6 +34,9 @@ const ROUTE_GROUPS: RouteGroup[] = [
   { name: 'login-page', roots: [LOGIN_PAGE] },
   // Small and early: the route loaders start their requests as soon as the entry has run.
   { name: 'route-prefetch', roots: [ROUTE_PREFETCH] },
+  // The toasts' container, which every page loads after its first paint (providers.tsx), with
+  // the parts of Mantine it needs, so the sign-in page does not load the next group for it.
+  { name: 'notifications', test: /[\\/]node_modules[\\/]@mantine[\\/]notifications[\\/]/ },
   // The UI libraries the signed-in pages use beyond the entry's, in one file: each page reaches all
   // of them through the packages' index modules, so they cannot be told apart by import.
   {
@@ -150,7 +153,9 @@ export function routeChunkPreload(): Plugin {
         const routes = ROUTE_PRELOADS.map((route) => {
           const roots = route.modules.map(chunkOf).filter((chunk) => chunk !== undefined);
           if (roots.length !== route.modules.length) {
-            throw new Error(`route-chunk-preload: no chunk holds one of ${route.modules.join(', ')}`);
+            throw new Error(
+              `route-chunk-preload: no chunk holds one of ${route.modules.join(', ')}`,
+            );
           }
           const files = [...filesOf(roots)].filter((file) => !entryFiles.has(file));
           return { path: route.path, files: files.map((file) => `/${file}`) };
