@@ -62,7 +62,11 @@ try {
     for (const build of started) {
       const result = await runLighthouseBench(build.server.baseUrl, build.fixture, 1, presets);
       // Each build's and run's reports kept apart (the bench writes one set and overwrites it).
-      const kept = path.join(LIGHTHOUSE_REPORT_DIR, build.label.replace(/ /g, '-'), `run-${String(run + 1)}`);
+      const kept = path.join(
+        LIGHTHOUSE_REPORT_DIR,
+        build.label.replace(/ /g, '-'),
+        `run-${String(run + 1)}`,
+      );
       fs.mkdirSync(kept, { recursive: true });
       for (const file of fs.readdirSync(LIGHTHOUSE_REPORT_DIR)) {
         if (/\.(html|json)$/.test(file)) {

@@ -76,7 +76,8 @@ if (!entry || !routeChunks) {
     const route = routes.find((candidate) => new RegExp(candidate.path).test(example));
     const files = (route?.files ?? []).map((file) => file.replace(/^\/assets\//, ''));
     const missing = files.filter((file) => !fs.existsSync(path.join(ASSETS, file)));
-    if (missing.length > 0) failures.push(`#route-chunks names missing files: ${missing.join(', ')}`);
+    if (missing.length > 0)
+      failures.push(`#route-chunks names missing files: ${missing.join(', ')}`);
     const present = files.filter((file) => file.endsWith('.js') && !missing.includes(file));
     const pageScripts = [...staticClosure([entry, ...present])];
     const raw = pageScripts.reduce((sum, file) => sum + size(file), 0);

@@ -14,14 +14,7 @@ import {
 } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type SyntheticEvent,
-} from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type SyntheticEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 import { CsvExportButton } from '../../../components/csv-export-button.tsx';
