@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { defineConfig } from 'vitest/config';
+import { routeChunkGroups, routeChunkPreload } from './vite-route-chunks.ts';
 
 /**
  * `<file>.br` and `<file>.gz` beside each built script, style sheet and page over 1 KB, for the
@@ -69,12 +70,17 @@ const serverTestWorkers = {
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8080'}`;
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), precompressed, sourceMapsOutOfDist('dist')],
+  plugins: [react(), precompressed, sourceMapsOutOfDist('dist'), routeChunkPreload()],
   resolve: {
     alias:
       command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
-  build: { outDir: 'dist', sourcemap: 'hidden', chunkSizeWarningLimit: 700 },
+  build: {
+    outDir: 'dist',
+    sourcemap: 'hidden',
+    chunkSizeWarningLimit: 700,
+    rolldownOptions: { output: { codeSplitting: { groups: routeChunkGroups() } } },
+  },
   server: {
     port: 5173,
     proxy: { '/api': apiTarget, '/healthz': apiTarget },

@@ -10,7 +10,7 @@ import { blockingMs, navigationTasks, type TraceTaskEvent } from './page-probe-s
 import type { BenchFixture } from './server-bench.ts';
 
 /** Full reports of the last run, for reading an audit's details (git-ignored). */
-const LIGHTHOUSE_REPORT_DIR = path.join('bench', 'results', 'tmp', 'lighthouse');
+export const LIGHTHOUSE_REPORT_DIR = path.join('bench', 'results', 'tmp', 'lighthouse');
 
 const FLAGS: Flags = {
   onlyCategories: ['performance', 'accessibility'],
@@ -25,7 +25,7 @@ const PRESETS = { mobile: undefined, desktop: desktopConfig } satisfies Record<
   string,
   Config | undefined
 >;
-type Preset = keyof typeof PRESETS;
+export type Preset = keyof typeof PRESETS;
 
 /** Runs per page and preset; the median run (by performance score) is the recorded one. */
 const RUNS = 3;
@@ -246,7 +246,12 @@ export async function middleLegalEntity(
  * the sign-in page, the entity list and one legal entity's page, in Debian's Chromium signed in
  * through the console's form. Keyed by path: `mobile['/entities'].median`.
  */
-export async function runLighthouseBench(baseUrl: string, fixture: BenchFixture, runs = RUNS) {
+export async function runLighthouseBench(
+  baseUrl: string,
+  fixture: BenchFixture,
+  runs = RUNS,
+  presets: readonly Preset[] = Object.keys(PRESETS) as Preset[],
+) {
   const legalEntity = await middleLegalEntity(baseUrl, fixture);
   const { executablePath, args = [] } = chromiumLaunchOptions();
   if (!executablePath)
@@ -282,7 +287,7 @@ export async function runLighthouseBench(baseUrl: string, fixture: BenchFixture,
     };
     // Run by run, each preset and page in turn, so a burst of load spreads over all of them.
     for (let run = 0; run < runs; run += 1) {
-      for (const preset of Object.keys(PRESETS) as Preset[]) {
+      for (const preset of presets) {
         for (const target of targets) {
           // Signed out for the sign-in page (it would send a session on to /entities), in for the rest.
           if (target.key === '/login')

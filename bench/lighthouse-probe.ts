@@ -4,25 +4,37 @@
  * `--compare DIR` audits a second build (its own dist/ and dist-server/) beside this one, run by
  * run, so both see the same load.
  *
- * With `--compare` the figures are kept in bench/results/<start time>-lighthouse-compare.json/.md.
+ * With `--compare` the figures are kept in bench/results/<start time>-lighthouse-compare.json/.md,
+ * and each build's reports per run in bench/results/tmp/lighthouse/<build>/run-<n>/.
  *
- * Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR]
+ * Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR] [--mobile]
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLighthouseBench, type LighthousePageResult } from './lighthouse-bench.ts';
+import {
+  LIGHTHOUSE_REPORT_DIR,
+  runLighthouseBench,
+  type LighthousePageResult,
+  type Preset,
+} from './lighthouse-bench.ts';
 import { startProbeServer } from './page-probe-support.ts';
 
 const { values: options, positionals } = parseArgs({
-  options: { compare: { type: 'string' }, help: { type: 'boolean', default: false } },
+  // --mobile: the mobile preset alone (half the time), for the phone figures of issue 36.
+  options: {
+    compare: { type: 'string' },
+    mobile: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
 if (options.help) {
-  process.stdout.write('Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR]\n');
+  process.stdout.write('Usage: tsx bench/lighthouse-probe.ts [runs] [--compare DIR] [--mobile]\n');
   process.exit(0);
 }
 const runs = Number(positionals[0] ?? 1);
+const presets: Preset[] = options.mobile ? ['mobile'] : ['mobile', 'desktop'];
 const startedAt = new Date();
 
 async function startBuild(label: string, cwd: string) {
@@ -45,8 +57,20 @@ try {
   // One run of each build in turn, so a burst of load falls on both.
   for (let run = 0; run < runs; run += 1) {
     for (const build of started) {
-      const result = await runLighthouseBench(build.server.baseUrl, build.fixture, 1);
-      for (const preset of ['mobile', 'desktop'] as const) {
+      const result = await runLighthouseBench(build.server.baseUrl, build.fixture, 1, presets);
+      // Each build's and run's reports kept apart (the bench writes one set and overwrites it).
+      const kept = path.join(
+        LIGHTHOUSE_REPORT_DIR,
+        build.label.replace(/ /g, '-'),
+        `run-${String(run + 1)}`,
+      );
+      fs.mkdirSync(kept, { recursive: true });
+      for (const file of fs.readdirSync(LIGHTHOUSE_REPORT_DIR)) {
+        if (/\.(html|json)$/.test(file)) {
+          fs.renameSync(path.join(LIGHTHOUSE_REPORT_DIR, file), path.join(kept, file));
+        }
+      }
+      for (const preset of presets) {
         for (const [page, figures] of Object.entries(result[preset])) {
           (measured[`${build.label} ${preset} ${page}`] ??= []).push(...figures.runs);
         }

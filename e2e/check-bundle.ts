@@ -1,6 +1,7 @@
 /**
  * Checks the built console in dist/ (run after `npm run build`): zod in at most one chunk, no
- * React Router development build, no source map served, and prints what the sign-in page loads.
+ * React Router development build, no source map served, every chunk index.html preloads present,
+ * and prints what the sign-in page, /entities and an entity page load.
  * Exits 1 naming each failure.
  */
 import fs from 'node:fs';
@@ -55,19 +56,36 @@ const size = (file: string, suffix = '') => {
 };
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-const entry = /src="\/assets\/([\w.-]+\.js)"/.exec(
-  fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'),
+const indexHtml = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+const entry = /src="\/assets\/([\w.-]+\.js)"/.exec(indexHtml)?.[1];
+// What each first page loads before it can run: the entry and the chunks index.html lists for it
+// (vite-route-chunks.ts), which public/route-preload.js asks for beside the entry.
+const routeChunks = /<script type="application\/json" id="route-chunks">([^<]*)<\/script>/.exec(
+  indexHtml,
 )?.[1];
-const loginPage = scripts.find((file) => file.startsWith('login-page-'));
-if (!entry || !loginPage) {
-  failures.push('index.html names no entry script, or no login-page chunk was built');
+if (!entry || !routeChunks) {
+  failures.push('index.html names no entry script or lists no route chunks (#route-chunks)');
 } else {
-  const signIn = [...staticClosure([entry, loginPage])];
-  const raw = signIn.reduce((sum, file) => sum + size(file), 0);
-  const brotli = signIn.reduce((sum, file) => sum + size(file, '.br'), 0);
-  process.stdout.write(
-    `sign-in page: ${signIn.length} scripts, ${kb(raw)} (${kb(brotli)} brotli)\n`,
-  );
+  const examples: Record<string, string> = {
+    '/login': '/login',
+    '/entities': '/entities',
+    '/entities/:id': '/entities/00000000-0000-4000-8000-000000000000',
+  };
+  const routes = JSON.parse(routeChunks) as { path: string; files: string[] }[];
+  for (const [page, example] of Object.entries(examples)) {
+    const route = routes.find((candidate) => new RegExp(candidate.path).test(example));
+    const files = (route?.files ?? []).map((file) => file.replace(/^\/assets\//, ''));
+    const missing = files.filter((file) => !fs.existsSync(path.join(ASSETS, file)));
+    if (missing.length > 0)
+      failures.push(`#route-chunks names missing files: ${missing.join(', ')}`);
+    const present = files.filter((file) => file.endsWith('.js') && !missing.includes(file));
+    const pageScripts = [...staticClosure([entry, ...present])];
+    const raw = pageScripts.reduce((sum, file) => sum + size(file), 0);
+    const brotli = pageScripts.reduce((sum, file) => sum + size(file, '.br'), 0);
+    process.stdout.write(
+      `${page}: ${pageScripts.length} scripts, ${kb(raw)} (${kb(brotli)} brotli)\n`,
+    );
+  }
 }
 const total = scripts.reduce((sum, file) => sum + size(file), 0);
 const totalBrotli = scripts.reduce((sum, file) => sum + size(file, '.br'), 0);

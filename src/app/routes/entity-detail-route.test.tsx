@@ -108,7 +108,8 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   expect(screen.getByRole('button', { name: 'Copy external ID' })).toBeInTheDocument();
   expect(screen.getByText('Low risk')).toBeInTheDocument();
 
-  const corporate = within(section('Corporate information'));
+  // The sections render just after the header's first paint (AfterFirstPaint).
+  const corporate = within(await screen.findByRole('region', { name: 'Corporate information' }));
   expect(corporate.getByText('09876543')).toBeInTheDocument();
   expect(corporate.getByText('1 Jun 2015')).toBeInTheDocument();
   expect(corporate.getByText('United Kingdom (GB)')).toBeInTheDocument();

@@ -1,6 +1,7 @@
-import { Grid, Paper, Stack } from '@mantine/core';
+import { Box, Grid, Paper, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { LegalEntity } from '../../../../contract/entities.ts';
+import { AfterFirstPaint } from '../../../components/after-first-paint.tsx';
 import { CorporateInformation } from './corporate-information.tsx';
 import { DetailSection } from './detail-section.tsx';
 import { EntityDetailHeader } from './entity-detail-header.tsx';
@@ -34,25 +35,29 @@ export function LegalEntityDetail({
         kyc={entity.kycMetaData}
       />
       {review}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="lg">
-            <CorporateInformation info={entity.corporateInformation} />
-            <VerificationsList verifications={entity.corporateVerifications} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="lg">
-            <KycMetadataSection kyc={entity.kycMetaData} />
-            <LinkedPeople entityId={entity.id} links={entity.linkedEntities} />
-            {notes}
-          </Stack>
-        </Grid.Col>
-      </Grid>
-      <DetailSection title="Supporting documents">{documents}</DetailSection>
-      <Paper withBorder p="md">
-        {clientUpdates}
-      </Paper>
+      {/* The sections come just after the header's paint; the placeholder keeps what follows the
+          page (its Activity) below the screen until they do, so nothing in view moves. */}
+      <AfterFirstPaint placeholder={<Box mih="100vh" />}>
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Stack gap="lg">
+              <CorporateInformation info={entity.corporateInformation} />
+              <VerificationsList verifications={entity.corporateVerifications} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Stack gap="lg">
+              <KycMetadataSection kyc={entity.kycMetaData} />
+              <LinkedPeople entityId={entity.id} links={entity.linkedEntities} />
+              {notes}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+        <DetailSection title="Supporting documents">{documents}</DetailSection>
+        <Paper withBorder p="md">
+          {clientUpdates}
+        </Paper>
+      </AfterFirstPaint>
     </Stack>
   );
 }
