@@ -355,6 +355,15 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
       .where('entity_id', '=', other.id)
       .execute();
     other.country = 'ES';
+    // An external ID that is also the start of names: counted once, by name or by ID.
+    const alpha = generated.find((row) => row.nameKey.startsWith('alpha'));
+    if (!alpha) throw new Error('no Alpha generated');
+    await db
+      .updateTable('entities')
+      .set({ external_id: 'ALPHA', external_id_folded: 'alpha' })
+      .where('id', '=', alpha.id)
+      .execute();
+    alpha.externalId = 'ALPHA';
     const bare = randomUUID();
     await db
       .insertInto('entities')
@@ -390,6 +399,8 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
       { type: 'legal-entities', assignee: 'none', country: 'ES' },
       { type: 'natural-persons', kycStatus: 'Pending', assignee: 'none' },
       { kycStatus: 'Escalated' },
+      { q: 'ALPHA' },
+      { q: 'alpha', kycStatus: alpha.kycStatus },
     ]) {
       expect(await totalOf(filter), JSON.stringify(filter)).toBe(
         oracle(filter, 'name', 'asc').length,
