@@ -3,10 +3,15 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { CopyButton } from './copy-button.tsx';
 
+const NO_TOOLTIP_TRANSITION = {
+  components: { Tooltip: { defaultProps: { transitionProps: { duration: 0 } } } },
+};
+
 function renderButton() {
   const user = userEvent.setup();
   render(
-    <MantineProvider env="test">
+    // The tooltip's open transition would set state in an animation frame after the test's end.
+    <MantineProvider env="test" theme={NO_TOOLTIP_TRANSITION}>
       <CopyButton value="3f1c2a9e-0000-4000-8000-000000000001" label="entity ID" />
     </MantineProvider>,
   );

@@ -38,7 +38,8 @@ function renderEntity(id: string) {
   });
 }
 
-const section = (name: string) => within(screen.getByRole('region', { name }));
+// The sections render just after the header's first paint (AfterFirstPaint).
+const section = async (name: string) => within(await screen.findByRole('region', { name }));
 
 test('the list (type=all) shows the real service’s person and legal entities', async () => {
   renderRoute(<EntityListPage />, { path: '/entities', routePath: '/entities' });
@@ -62,10 +63,12 @@ test('a natural person by id: ID from kycMetaData, unknown status, USA, identity
   ).toBeInTheDocument();
   expect(screen.getByText(VENDOR_IDS.person)).toBeInTheDocument();
   // A status outside the seven is shown as it came.
-  expect(section('KYC').getByText('Approved')).toBeInTheDocument();
-  expect(section('Personal information').getByText('United States (US)')).toBeInTheDocument();
+  expect((await section('KYC')).getByText('Approved')).toBeInTheDocument();
+  expect(
+    (await section('Personal information')).getByText('United States (US)'),
+  ).toBeInTheDocument();
 
-  const checks = section('Identity checks');
+  const checks = await section('Identity checks');
   const identity = checks.getByRole('article', { name: 'Identity verification' });
   expect(within(identity).getByText('Accepted')).toBeInTheDocument();
   expect(within(identity).getByText('Identity verified: Yes')).toBeInTheDocument();
@@ -78,7 +81,7 @@ test('a natural person by id: ID from kycMetaData, unknown status, USA, identity
   expect(within(document).getAllByText('Yes')).toHaveLength(2);
   expect(within(document).getByText('No issues')).toBeInTheDocument();
 
-  const companies = section('Linked legal entities');
+  const companies = await section('Linked legal entities');
   const advisor = await companies.findByRole('link', { name: 'New Company' });
   expect(advisor).toHaveAttribute('href', `/entities/${VENDOR_IDS.newCompany}`);
   expect(advisor.closest('li')).toHaveTextContent('Advisor');
@@ -99,13 +102,13 @@ test('list-style KYC metadata on a person: numeric risk level, fractional timest
   renderEntity(VENDOR_IDS.person);
   expect(await screen.findByRole('heading', { level: 1, name: 'John Doe' })).toBeInTheDocument();
   expect(screen.getByText('Risk level 0')).toBeInTheDocument();
-  const kyc = section('KYC');
+  const kyc = await section('KYC');
   expect(kyc.getByText('New')).toBeInTheDocument();
   expect(kyc.getByText('0')).toBeInTheDocument();
   expect(kyc.getByText('2 Feb 2022, 13:29 UTC')).toBeInTheDocument();
   expect(kyc.getByText('2 Feb 2022, 13:39 UTC')).toBeInTheDocument();
   expect(kyc.getByText('Jane Reviewer')).toBeInTheDocument();
-  expect(section('Personal information').getAllByText('—').length).toBeGreaterThan(0);
+  expect((await section('Personal information')).getAllByText('—').length).toBeGreaterThan(0);
   // No identity checks in a list record: the section is not shown at all.
   expect(screen.queryByRole('region', { name: 'Identity checks' })).not.toBeInTheDocument();
 });
@@ -113,22 +116,24 @@ test('list-style KYC metadata on a person: numeric risk level, fractional timest
 test('a legal entity of the real service: no KYC metadata, odd DUNS and LEI, its people from their side', async () => {
   const { user } = renderEntity(VENDOR_IDS.person);
   await screen.findByRole('heading', { level: 1, name: 'John James Doe' });
-  const companyLink = await section('Linked legal entities').findByRole('link', {
+  const companyLink = await (
+    await section('Linked legal entities')
+  ).findByRole('link', {
     name: 'Test Inc.',
   });
   await user.click(companyLink);
 
   expect(await screen.findByRole('heading', { level: 1, name: 'Test Inc.' })).toBeInTheDocument();
-  const corporate = section('Corporate information');
+  const corporate = await section('Corporate information');
   expect(corporate.getByText('3423489234')).toBeInTheDocument();
   expect(corporate.getByText('665557778')).toBeInTheDocument();
   expect(corporate.getByText('Canada (CA)')).toBeInTheDocument();
-  expect(section('KYC').getAllByText('No status').length).toBeGreaterThan(0);
-  const verification = section('Verifications').getByRole('article');
+  expect((await section('KYC')).getAllByText('No status').length).toBeGreaterThan(0);
+  const verification = (await section('Verifications')).getByRole('article');
   expect(within(verification).getByText('Manual Entry')).toBeInTheDocument();
 
   // The real service lists a company's people on the people's records: the person just seen.
-  const people = section('Linked people');
+  const people = await section('Linked people');
   expect(people.getByText(/lists a company's people on their own records/)).toBeInTheDocument();
   const person = await people.findByRole('link', { name: 'John James Doe' });
   expect(person).toHaveAttribute('href', `/entities/people/${VENDOR_IDS.person}`);
@@ -139,10 +144,10 @@ test('a legal entity of the real service: no KYC metadata, odd DUNS and LEI, its
 test('a legal entity opened first says where its people are listed', async () => {
   renderEntity(VENDOR_IDS.newCompany);
   expect(await screen.findByRole('heading', { level: 1, name: 'New Company' })).toBeInTheDocument();
-  const people = section('Linked people');
+  const people = await section('Linked people');
   expect(people.getByText('No linked people')).toBeInTheDocument();
   expect(people.getByText(/open a person to see their companies/)).toBeInTheDocument();
-  expect(section('Corporate information').getAllByText('000000')).toHaveLength(2);
+  expect((await section('Corporate information')).getAllByText('000000')).toHaveLength(2);
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
 
