@@ -68,8 +68,11 @@ for (const viewport of [DESKTOP, PHONE]) {
     // A toast ("Draft discarded") opens clear of the header's name and Sign out.
     await page.getByRole('textbox', { name: 'Company name' }).fill('Toast Test Ltd');
     await page.getByRole('button', { name: 'Discard draft' }).click();
-    const confirm = page.getByRole('dialog').getByRole('button', { name: /discard/i });
-    if (await confirm.isVisible().catch(() => false)) await confirm.click();
+    // The confirmation opens in a popover: wait for it rather than glance (a glance raced it in CI).
+    await page
+      .getByRole('dialog', { name: 'Discard this draft?' })
+      .getByRole('button', { name: /discard/i })
+      .click();
     const toast = page.locator('.mantine-Notification-root').first();
     await expect(toast).toBeVisible();
     const signOut = page.getByRole('button', { name: 'Sign out' });
