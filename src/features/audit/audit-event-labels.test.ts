@@ -166,6 +166,16 @@ test('an action this console does not know reads as its label and reason, never 
   expect(text).not.toContain(DOCUMENT_ID);
 });
 
+test('actions and fields named like built-in properties read as they are', () => {
+  expect(actionLabel('constructor')).toBe('constructor');
+  expect(sentence('constructor')).toBe('constructor');
+  expect(sentence('toString', { reason: 'Odd' })).toBe('toString: Odd');
+  const changes = [{ field: 'constructor', from: 'a', to: 'b' }];
+  expect(sentence('client-update.contact', { outcome: 'applied', changes })).toBe(
+    'Applied the client’s contact corrections (constructor)',
+  );
+});
+
 test('an actor reads as who it is: an account by name, a client as the client, never by its ID', () => {
   const actor = (name: string, actorName: string | null = null) =>
     describeActor({ actor: name, actorName });

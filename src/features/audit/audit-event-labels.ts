@@ -109,11 +109,11 @@ function documentDecision(event: AuditEvent): string {
   return `${verb} ${fileName ? `document ${fileName}` : 'a document'}${because(event)}`;
 }
 
-const CONTACT_FIELD_WORDS: Record<string, string> = {
-  email: 'e-mail',
-  phone: 'phone',
-  address: 'address',
-};
+const CONTACT_FIELD_WORDS = new Map([
+  ['email', 'e-mail'],
+  ['phone', 'phone'],
+  ['address', 'address'],
+]);
 
 /** "Applied the client’s contact corrections (e-mail, phone)"; the values stay in the detail. */
 function contactDecision(event: AuditEvent): string {
@@ -122,7 +122,7 @@ function contactDecision(event: AuditEvent): string {
   const changes = Array.isArray(event.detail.changes) ? (event.detail.changes as unknown[]) : [];
   const fields = changes.flatMap((change) => {
     const field = (change as { field?: unknown } | null)?.field;
-    return typeof field === 'string' ? [CONTACT_FIELD_WORDS[field] ?? field] : [];
+    return typeof field === 'string' ? [CONTACT_FIELD_WORDS.get(field) ?? field] : [];
   });
   const verb = outcome === 'applied' ? 'Applied' : 'Dismissed';
   return `${verb} the client’s contact corrections${fields.length > 0 ? ` (${fields.join(', ')})` : ''}`;
@@ -189,7 +189,8 @@ function refusal(event: AuditEvent): string | undefined {
  * hidden characters written as escapes, as every text an event carries is shown.
  */
 export function describeEvent(event: AuditEvent): string {
-  const sentence = SENTENCES[event.action];
+  // Own keys only: an action named `constructor` must not find Object's.
+  const sentence = Object.hasOwn(SENTENCES, event.action) ? SENTENCES[event.action] : undefined;
   return withVisibleControls(
     refusal(event) ?? (sentence ? sentence(event) : actionLabel(event.action) + because(event)),
   );
