@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import type { Plugin, Rolldown } from 'vite';
+import { paths } from './src/lib/paths.ts';
 
 interface RouteGroup {
   /** The chunk's name: that of its first module, as the automatic chunk had (check-bundle.ts looks for `login-page-`). */
@@ -52,10 +53,10 @@ const ROUTE_GROUPS: RouteGroup[] = [
 
 /** The pages' addresses (first match wins) and the modules each starts loading at once. */
 const ROUTE_PRELOADS: { path: string; modules: string[] }[] = [
-  { path: '^/login/?$', modules: [LOGIN_PAGE] },
-  { path: '^/entities/?$', modules: [ROUTE_PREFETCH, SHELL, ENTITY_LIST] },
-  { path: '^/entities/.+', modules: [ROUTE_PREFETCH, SHELL, ENTITY_PAGE] },
-  { path: '^/', modules: [ROUTE_PREFETCH, SHELL] },
+  { path: `^${paths.login}/?$`, modules: [LOGIN_PAGE] },
+  { path: `^${paths.entities}/?$`, modules: [ROUTE_PREFETCH, SHELL, ENTITY_LIST] },
+  { path: `^${paths.entities}/.+`, modules: [ROUTE_PREFETCH, SHELL, ENTITY_PAGE] },
+  { path: `^${paths.home}`, modules: [ROUTE_PREFETCH, SHELL] },
 ];
 
 type ModuleGraph = Pick<Rolldown.ChunkingContext, 'getModuleInfo'>;
