@@ -17,7 +17,7 @@ export interface NameFragment {
 }
 
 /** `%` and `_` in user input match themselves, not any characters. */
-function likePatternContaining(text: string): string {
+export function likePatternContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
