@@ -143,7 +143,7 @@ describe.runIf(testEngine === 'postgres')('PostgreSQL: name search plans', () =>
       });
       // In list order along the search-order index, which holds the names: no sort, no name index.
       expect(walkPlan, walkPlan).toMatch(
-        /^Limit .*\n\s*->  Index Only Scan using \w+_search_order /,
+        /^Limit .*\n\s*-> {2}Index Only Scan using \w+_search_order /,
       );
       expect(walkPlan).not.toMatch(/Sort|_trgm|_grams/);
     }
