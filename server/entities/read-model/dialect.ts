@@ -17,7 +17,7 @@ export interface NameFragment {
 }
 
 /** `%` and `_` in user input match themselves, not any characters. */
-export function likePatternContaining(text: string): string {
+function likePatternContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 

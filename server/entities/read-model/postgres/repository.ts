@@ -2,7 +2,6 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 import {
   likeContaining,
-  likePatternContaining,
   MAX_SEARCH_RESULTS,
   type NameFragment,
   type NameKind,
@@ -42,14 +41,15 @@ function probedNames(table: string, fragments: readonly NameFragment[]) {
 }
 
 /**
- * The fragments as the walk reads them: `|| ''` is no indexed expression, so no name index can
- * serve it and the search-order index (which holds the names) is walked in list order.
+ * The fragments as the walk reads them: `strpos` is a plain substring test (LIKE's answer for a
+ * pattern of escaped text), which no name index serves and whose selectivity the planner takes
+ * as a third, so it walks the search-order index (which holds the names) in list order and stops
+ * at the page's last match, never a scan of every name and a sort.
  */
 function walkedNames(table: string, fragments: readonly NameFragment[]) {
   return sql.join(
     fragments.map(
-      ({ column, folded }) =>
-        sql<SqlBool>`(${sql.ref(`${table}.${column}`)} || '') like ${likePatternContaining(folded)} escape '\\'`,
+      ({ column, folded }) => sql<SqlBool>`strpos(${sql.ref(`${table}.${column}`)}, ${folded}) > 0`,
     ),
     sql` and `,
   );
