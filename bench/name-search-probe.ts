@@ -15,6 +15,7 @@ import { openDatabase, type Db } from '../server/db/database.ts';
 import { readModelRepository } from '../server/entities/read-model/repository.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { cpuMs } from './processes.ts';
+import { searchFragments } from './search-fragments.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -64,18 +65,6 @@ if (!first) throw new Error('no database');
 const random = createRandom(20_261_122);
 const fragmentCount = Number(options.fragments);
 
-/** As server-bench.ts's fragmentsOf: 3-8 characters of a name, a fifth in capitals. */
-function fragmentsOf(from: readonly string[]): string[] {
-  const fragments = new Set<string>();
-  for (let attempt = 0; fragments.size < fragmentCount && attempt < 100_000; attempt++) {
-    const name = random.pick(from);
-    const start = random.int(0, Math.max(0, name.length - 3));
-    const fragment = name.slice(start, start + random.int(3, 8));
-    fragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
-  }
-  return [...fragments];
-}
-
 const { rows: companyRows } = await sql<{
   name: string;
 }>`select company_name as name from legal_entities order by entity_id limit 1000`.execute(first.db);
@@ -90,13 +79,21 @@ const scenarios: {
 }[] = [
   {
     name: 'companyName',
-    fragments: fragmentsOf(companyRows.map((row) => row.name)),
+    fragments: searchFragments(
+      random,
+      companyRows.map((row) => row.name),
+      fragmentCount,
+    ),
     search: (db, fragment) =>
       readModelRepository(db).searchLegalEntities({ companyNameContains: fragment }),
   },
   {
     name: 'lastName',
-    fragments: fragmentsOf(personRows.map((row) => row.name)),
+    fragments: searchFragments(
+      random,
+      personRows.map((row) => row.name),
+      fragmentCount,
+    ),
     search: (db, fragment) =>
       readModelRepository(db).searchNaturalPersons({ lastNameContains: fragment }),
   },

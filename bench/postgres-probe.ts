@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createRandom } from '../server/seed/random.ts';
+import { searchFragments } from './search-fragments.ts';
 import { legalEntityPayload } from '../server/testing/test-payloads.ts';
 import { paddedPdf } from './large-pdf.ts';
 import { cpuMs, freePort, postgresServerPid, processTreeCpuMs, startProcess } from './processes.ts';
@@ -186,24 +187,16 @@ async function scenarios(baseUrl: string): Promise<Scenario[]> {
     }
     return names;
   };
-  const fragmentsOf = (from: string[]) => {
-    const fragments = new Set<string>();
-    for (let attempt = 0; fragments.size < 1_000 && attempt < 100_000; attempt++) {
-      const name = random.pick(from);
-      const start = random.int(0, Math.max(0, name.length - 3));
-      const fragment = name.slice(start, start + random.int(3, 8));
-      fragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
-    }
-    return [...fragments];
-  };
-  const companies = fragmentsOf(
+  const companies = searchFragments(
+    random,
     await namesFrom(
       'legal-entities',
       (entity) =>
         (entity.corporateInformation as { companyName?: string } | undefined)?.companyName,
     ),
   );
-  const lastNames = fragmentsOf(
+  const lastNames = searchFragments(
+    random,
     await namesFrom(
       'natural-persons',
       (entity) => (entity.personalInformation as { lastName?: string } | undefined)?.lastName,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/testing/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
+import { searchFragments } from './search-fragments.ts';
 import { COUNTRIES } from '../server/seed/locales.ts';
 import { KYC_STATUSES, RISK_LEVELS } from '../contract/entities.ts';
 import { paddedPdf } from './large-pdf.ts';
@@ -559,19 +560,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       for (const entity of page)
         if (entity.corporateInformation) names.push(entity.corporateInformation.companyName);
     }
-    // Parts of names as a reviewer types them: 3 to 8 characters from anywhere in the name, a fifth
-    // in capitals (accented names among them: ÖSTERREICHISCHE, STRASSE for Straße), all folded.
-    const fragmentsOf = (from: string[]) => {
-      const fragments = new Set<string>();
-      for (let attempt = 0; fragments.size < 1_000 && attempt < 100_000; attempt++) {
-        const name = random.pick(from);
-        const start = random.int(0, Math.max(0, name.length - 3));
-        const fragment = name.slice(start, start + random.int(3, 8));
-        fragments.add(random.chance(0.2) ? fragment.toUpperCase() : fragment);
-      }
-      return [...fragments];
-    };
-    const missFragments = fragmentsOf(names);
+    const missFragments = searchFragments(random, names);
     const lastNames: string[] = [];
     // The fixture seeds half as many natural persons as legal entities.
     const personPages = Array.from({ length: Math.floor(count / 200) }, (_, page) => page * 100);
@@ -585,7 +574,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       for (const person of page)
         if (person.personalInformation) lastNames.push(person.personalInformation.lastName);
     }
-    const missLastNameFragments = fragmentsOf(lastNames);
+    const missLastNameFragments = searchFragments(random, lastNames);
     const cycle = (paths: string[]) => {
       let next = 0;
       return () => paths[next++ % paths.length] ?? '';
