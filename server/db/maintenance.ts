@@ -207,8 +207,8 @@ export async function copySqliteToPostgres(
       );
       return { tables, documentBytes: original.bytes, documentDigest: digest };
     });
-    // Plans need statistics now, not when autovacuum next looks (docs/performance.md).
-    await sql`analyze`.execute(target);
+    // Plans need statistics and the visibility map now, not when autovacuum next looks (docs/performance.md).
+    await sql`vacuum (analyze)`.execute(target);
     return report;
   } finally {
     await target.destroy();
