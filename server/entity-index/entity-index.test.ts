@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   ENTITY_INDEX_ORDERS,
   ENTITY_INDEX_SORTS,
-  entityIndexQuerySchema,
   entityIndexResponseSchema,
   type EntityIndexOrder,
   type EntityIndexSort,
@@ -16,8 +15,6 @@ import {
   withNaturalPersonSearchColumns,
 } from '../entities/read-model/search-columns.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
-import { entityIndexRepository } from './repository.ts';
-import { criteriaOf } from './service.ts';
 
 let server: TestServer;
 let db: Db;
@@ -285,17 +282,14 @@ const FILTERS: Filter[] = [
   { q: 'CRM-17' },
   { type: 'natural-persons', riskLevel: 'Low', country: 'GB' },
   { kycStatus: 'Accepted', assignee: 'none', q: 'a' },
-];
-
-/** Past one filter a page is read group by group (0037): tiny, many, null and '' groups. */
-const GROUP_FILTERS: Filter[] = [
+  // Several filters at once, where the matches are few or spread over many of 0036's groups.
   { type: 'legal-entities', kycStatus: 'Review', riskLevel: 'High', country: 'FR' },
   { kycStatus: 'Pending', riskLevel: 'Medium' },
   { riskLevel: 'High', assignee: 'none' },
   { type: 'natural-persons', kycStatus: 'New' },
   { type: 'legal-entities', assignee: 'me' },
   { country: 'FR', kycStatus: 'Rejected', assignee: 'bob' },
-  { kycStatus: 'Escalated', riskLevel: 'Low' },
+  { type: 'natural-persons', riskLevel: 'High', q: 'CRM-17' },
 ];
 
 describe(`GET /api/v2/entity-index (${testEngine})`, () => {
@@ -315,57 +309,16 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     },
   );
 
-  it.each(
-    ENTITY_INDEX_SORTS.flatMap((sort) =>
-      ENTITY_INDEX_ORDERS.map((order) => [sort, order] as const),
-    ),
-  )(
-    'sort=%s order=%s read by group agrees with the oracle, five rows a page across groups',
-    async (sort, order) => {
-      for (const filter of [
-        ...GROUP_FILTERS,
-        { kycStatus: 'Accepted', riskLevel: 'Low', q: 'a' },
-        { type: 'natural-persons', riskLevel: 'High', q: 'CRM-17' },
-      ]) {
-        const expected = oracle(filter, sort, order);
-        const { ids, total } = await walk(filter, sort, order, 5);
-        expect(ids, JSON.stringify(filter)).toEqual(expected);
-        expect(total, JSON.stringify(filter)).toBe(expected.length);
-      }
-    },
-  );
-
-  it('reads by group past one filter, and walks with one filter, none, or a name or ID', async () => {
-    const repository = entityIndexRepository(db);
-    const caller = server.account.username;
-    for (const filter of GROUP_FILTERS) {
-      const groups = await repository.groupsToRead(
-        criteriaOf(entityIndexQuerySchema.parse(filter), caller),
-        26,
-      );
-      // The groups hold exactly the matching rows, a null or '' country in the same group.
-      expect(
-        groups?.reduce((sum, group) => sum + group.n, 0),
-        JSON.stringify(filter),
-      ).toBe(oracle(filter, 'name', 'asc').length);
-    }
-    // A person with an empty country and one with none: each group read finds both kinds of ''.
+  it('lists persons with an empty country and with none, as the oracle does', async () => {
     for (const country of ['', null]) {
       const person = generated.find((row) => row.kind === 'person' && row.country === country);
       if (!person) throw new Error(`no person with country ${String(country)} generated`);
       const filter = { type: 'natural-persons', riskLevel: person.riskLevel };
-      const { ids } = await walk(filter, 'created', 'desc', 5);
+      const { ids, total } = await walk(filter, 'created', 'desc', 5);
       expect(ids).toContain(person.id);
       expect(ids).toEqual(oracle(filter, 'created', 'desc'));
+      expect(total).toBe(ids.length);
     }
-    for (const filter of [
-      {},
-      { country: 'DE' },
-      { kycStatus: 'Pending', riskLevel: 'Low', q: 'a' },
-    ])
-      expect(
-        await repository.groupsToRead(criteriaOf(entityIndexQuerySchema.parse(filter), caller), 26),
-      ).toBeUndefined();
   });
 
   it('finds an entity by its ID and answers its row as the oracle knows it', async () => {

@@ -126,67 +126,6 @@ function groupMatches(
 }
 
 const GROUP_COLUMNS = ['kind', 'kyc_status', 'risk_level', 'country', 'assignee', 'n'] as const;
-const GROUP_KEY = ['kind', 'kyc_status', 'risk_level', 'country', 'assignee'] as const;
-
-/** One of 0036's groups holding rows: '' stands for a null country or assignee. */
-export interface EntityIndexGroup {
-  kind: 'legal' | 'person';
-  kyc_status: string;
-  risk_level: string;
-  country: string;
-  assignee: string;
-  n: number;
-}
-
-/**
- * Index entries a page may read by group (0037) before it walks one sort's index instead: the
- * group path costs at most this whatever the data, the walk as many rows as it meets before
- * its page, so it wins only when the matches are many and spread through the order.
- */
-const GROUP_READ_BUDGET = 3000;
-/** SQLite refuses a compound select of more than 500 arms; a '' group may take four. */
-const MAX_GROUP_ARMS = 400;
-
-/**
- * The same keyset as a range on the key and a check on ties: SQLite seeks a row value only over
- * plain columns, and next review's key is an expression.
- */
-function groupKeysetAfter(
-  key: ReturnType<typeof sortKey>,
-  order: EntityIndexOrder,
-  after: EntityIndexKey,
-) {
-  return order === 'asc'
-    ? sql<SqlBool>`${key} >= ${after.value} and (${key} > ${after.value} or entities.id > ${after.id})`
-    : sql<SqlBool>`${key} <= ${after.value} and (${key} < ${after.value} or entities.id < ${after.id})`;
-}
-
-/** The filters that narrow the rows; one (or none) is a range of 0029's indexes already. */
-function filterCount(criteria: EntityIndexCriteria): number {
-  return [
-    criteria.kind,
-    criteria.kycStatus,
-    criteria.riskLevel,
-    criteria.country,
-    criteria.assignee,
-  ].filter((value) => value !== undefined).length;
-}
-
-/** A group's country and assignee as the rows hold them: '' is null, or (rarely) ''. */
-function heldValues(value: string): (string | null)[] {
-  return value === '' ? [null, ''] : [value];
-}
-
-/** The keyset after `after` in `order`, written so that an index over (key, id) seeks it. */
-function keysetAfter(
-  key: ReturnType<typeof sortKey>,
-  order: EntityIndexOrder,
-  after: EntityIndexKey,
-) {
-  return order === 'asc'
-    ? sql<SqlBool>`(${key}, entities.id) > (${after.value}, ${after.id})`
-    : sql<SqlBool>`(${key}, entities.id) < (${after.value}, ${after.id})`;
-}
 
 export function entityIndexRepository(db: Db) {
   return {
@@ -226,136 +165,15 @@ export function entityIndexRepository(db: Db) {
         ])
         .where((eb) => matches(eb, criteria))
         .$if(after !== undefined, (query) =>
-          query.where(keysetAfter(key, order, after as EntityIndexKey)),
+          query.where(
+            order === 'asc'
+              ? sql<SqlBool>`(${key}, entities.id) > (${after?.value ?? ''}, ${after?.id ?? ''})`
+              : sql<SqlBool>`(${key}, entities.id) < (${after?.value ?? ''}, ${after?.id ?? ''})`,
+          ),
         )
         .orderBy(key, order)
         .orderBy('entities.id', order)
         .limit(limit);
-    },
-
-    /** The groups matching the filters that hold rows, with how many each holds (0036). */
-    async matchingGroups(criteria: EntityIndexCriteria): Promise<EntityIndexGroup[]> {
-      const groups = db
-        .selectFrom('entity_index_counts')
-        .select(GROUP_COLUMNS)
-        .unionAll(db.selectFrom('entity_index_count_deltas').select(GROUP_COLUMNS));
-      const rows = await db
-        .selectFrom(groups.as('groups'))
-        .select(GROUP_KEY)
-        .select((eb) => eb.fn.sum<number | string>('n').as('n'))
-        .where((eb) => groupMatches(eb, criteria))
-        .groupBy(GROUP_KEY)
-        .having((eb) => eb.fn.sum('n'), '>', 0)
-        .execute();
-      return rows.map((row) => ({ ...row, n: Number(row.n) }));
-    },
-
-    /**
-     * A page read group by group (0037): per group and per null-or-'' value, the first `limit`
-     * rows after the key from an index that leads with the whole group, then the merge's first
-     * `limit`. Costs a seek per arm and at most `limit` entries each, however the data correlates.
-     */
-    groupPageQuery(
-      groups: readonly EntityIndexGroup[],
-      criteria: EntityIndexCriteria,
-      sort: EntityIndexSort,
-      order: EntityIndexOrder,
-      after: EntityIndexKey | undefined,
-      limit: number,
-    ) {
-      const key = sortKey(sort);
-      const arms = groups.flatMap((group) => {
-        // A status sort orders a group by id alone: the keyset is on the id, or the whole group.
-        if (sort === 'status' && after !== undefined) {
-          const before =
-            order === 'asc' ? group.kyc_status < after.value : group.kyc_status > after.value;
-          if (before) return [];
-        }
-        return heldValues(group.country).flatMap((country) =>
-          heldValues(group.assignee).map((assignee) =>
-            db
-              .selectFrom(
-                db
-                  .selectFrom('entities')
-                  .select(['entities.id', key.as('sort_value')])
-                  .where('entities.kind', '=', group.kind)
-                  .where('entities.kyc_status', '=', group.kyc_status)
-                  .where('entities.risk_level', '=', group.risk_level)
-                  .where('entities.country', country === null ? 'is' : '=', country)
-                  .where('entities.assignee', assignee === null ? 'is' : '=', assignee)
-                  .where((eb) => eb.and(filtersOf(eb, criteria)))
-                  .$if(after !== undefined, (query) =>
-                    sort === 'status' && after?.value !== group.kyc_status
-                      ? query
-                      : sort === 'status'
-                        ? query.where('entities.id', order === 'asc' ? '>' : '<', after?.id ?? '')
-                        : query.where(groupKeysetAfter(key, order, after as EntityIndexKey)),
-                  )
-                  .orderBy(key, order)
-                  .orderBy('entities.id', order)
-                  .limit(limit)
-                  .as('arm'),
-              )
-              .select(['arm.id', 'arm.sort_value']),
-          ),
-        );
-      });
-      const [first, ...rest] = arms;
-      if (first === undefined) return undefined;
-      const picked = rest.reduce((union, arm) => union.unionAll(arm), first);
-      return db
-        .selectFrom(picked.as('picked'))
-        .innerJoin('entities', 'entities.id', 'picked.id')
-        .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
-        .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
-        .select((eb) => [
-          'entities.id',
-          'entities.kind',
-          'entities.created_at',
-          'entities.kyc_status',
-          'entities.risk_level',
-          'entities.country',
-          'entities.next_kyc_review',
-          'entities.assignee',
-          'entities.name_order',
-          'picked.sort_value',
-          'legal_entities.company_name',
-          'natural_persons.first_name',
-          'natural_persons.middle_name',
-          'natural_persons.last_name',
-          eb
-            .selectFrom('documents')
-            .select((count) => count.fn.countAll().as('n'))
-            .whereRef('documents.entity_id', '=', 'entities.id')
-            .as('documents'),
-        ])
-        .orderBy('picked.sort_value', order)
-        .orderBy('picked.id', order)
-        .limit(limit);
-    },
-
-    /**
-     * The groups a page reads one by one, or undefined to walk one sort's index. Past one filter
-     * (and without a name or ID) the walk checks the others row by row, and reads most of its
-     * range when the matches are rare or late in the order; by group, a page costs a bounded read.
-     */
-    async groupsToRead(
-      criteria: EntityIndexCriteria,
-      limit: number,
-    ): Promise<EntityIndexGroup[] | undefined> {
-      if (
-        criteria.namePrefix !== undefined ||
-        criteria.exact !== undefined ||
-        filterCount(criteria) < 2
-      )
-        return undefined;
-      const groups = await this.matchingGroups(criteria);
-      const reads = groups.reduce((sum, group) => sum + Math.min(group.n, limit), 0);
-      const arms = groups.reduce(
-        (sum, group) => sum + heldValues(group.country).length * heldValues(group.assignee).length,
-        0,
-      );
-      return reads <= GROUP_READ_BUDGET && arms <= MAX_GROUP_ARMS ? groups : undefined;
     },
 
     async page(
@@ -365,11 +183,6 @@ export function entityIndexRepository(db: Db) {
       after: EntityIndexKey | undefined,
       limit: number,
     ): Promise<EntityIndexDbRow[]> {
-      const groups = await this.groupsToRead(criteria, limit);
-      if (groups !== undefined) {
-        const query = this.groupPageQuery(groups, criteria, sort, order, after, limit);
-        return query === undefined ? [] : ((await query.execute()) as EntityIndexDbRow[]);
-      }
       return (await this.pageQuery(
         criteria,
         sort,

@@ -33,7 +33,6 @@ import * as migration0031 from './0031_client_portal.ts';
 import * as migration0032 from './0032_client_update_attempts.ts';
 import * as migration0034 from './0034_gateway_assignments.ts';
 import * as migration0036 from './0036_entity_index_counts.ts';
-import * as migration0037 from './0037_entity_index_groups.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -75,5 +74,4 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0032_client_update_attempts', migration0032],
   ['0034_gateway_assignments', migration0034],
   ['0036_entity_index_counts', migration0036],
-  ['0037_entity_index_groups', migration0037],
 ];
