@@ -69,8 +69,8 @@ function byIdOnly(range: ReviewDateRange): boolean {
 
 /**
  * The window and the filters, every column one of the entities_review_queue indexes (0011), or
- * of the entities_review_undated ones (0023) for the undated window; a named assignee is a range
- * of entities_assignee_queue (0026).
+ * of the entities_review_undated ones (0023) for the undated window; a named assignee leads
+ * 0028's.
  */
 function inQueue(eb: Entities, range: ReviewDateRange, filter: ReviewQueueFilter) {
   return eb.and([

@@ -66,9 +66,8 @@ export function seedRepository(db: Db) {
      * PostgreSQL's statistics and visibility map, as autovacuum leaves a settled database: it
      * gathers them only a minute or so after a bulk load (a list page took 1.2 s at 100,000
      * entities instead of 80 ms), and without the map an index walk reads the table for every row
-     * (a company search on a miss: 9.9 against 6.0 ms of database CPU). SQLite is left without
-     * statistics, as a server's own database is: with them its planner chose a skip-scan that made
-     * the review queue's undated window 160 ms instead of 1 ms at 100,000.
+     * (a company search on a miss: 9.9 against 6.0 ms of database CPU). SQLite keeps 0038's fixed
+     * statistics, as a server's own database does: ANALYZE would replace them with the seed's.
      */
     async refreshStatistics(): Promise<void> {
       if (engineOf(db) === 'postgres') await sql`vacuum (analyze)`.execute(db);

@@ -32,7 +32,7 @@ export function statsRepository(db: Db) {
       }));
     },
 
-    /** Entities assigned to `username` (a range of entities_assignee_queue, 0026). */
+    /** Entities assigned to `username` (a range of an assignee index of 0029). */
     async assignedTo(username: string): Promise<number> {
       const row = await db
         .selectFrom('entities')
