@@ -67,7 +67,7 @@ export type App = FastifyInstance;
 
 /** The gateway's allow-list, behind its one wildcard route, as methods of a path. */
 function gatewayMethodsOf(pathname: string): string[] {
-  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
     (method) => v2TargetOf(method, pathname) !== undefined,
   );
 }

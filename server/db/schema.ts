@@ -16,9 +16,9 @@ export interface EntityTable {
   tags: string;
   /** foldForSearch(external_id), for search. */
   external_id_folded: string | null;
-  /** The legal entity's country or the person's country code, copied by triggers, for the review queue. */
+  /** The legal entity's country or the person's country code, copied by triggers, for the review queue; never '' (0037). */
   country: Generated<string | null>;
-  /** The username of the reviewer working on the entity, null while unassigned (0026). */
+  /** The username of the reviewer working on the entity, null while unassigned (0026); never '' (0037). */
   assignee: Generated<string | null>;
   /** The folded company name, or last then first name, copied by triggers: the index's name order (0029). */
   name_order: Generated<string>;

@@ -29,7 +29,10 @@ interface Generated {
   createdAt: string;
   kycStatus: string;
   riskLevel: string;
+  /** As the index holds it: '' is stored as null (0037). */
   country: string | null;
+  /** The person's country code as written, '' too. */
+  countryWritten: string | null;
   nextReview: string | null;
   assignee: string | null;
   documents: number;
@@ -75,7 +78,7 @@ async function generate(count: number) {
       const id = randomUUID();
       const kind = pick(['legal', 'person'] as const);
       const base = pick(NAMES);
-      // Some persons without a country, or with an empty one: 0036 counts both as '' (its null).
+      // Some persons without a country, or with an empty one, which 0037 stores as null.
       const picked = pick(COUNTRIES);
       const country = kind === 'legal' || n % 7 > 1 ? picked : n % 7 === 1 ? '' : null;
       const entity = {
@@ -178,7 +181,8 @@ async function generate(count: number) {
         createdAt: entity.created_at,
         kycStatus: entity.kyc_status,
         riskLevel: entity.risk_level,
-        country,
+        country: country === '' ? null : country,
+        countryWritten: country,
         nextReview: entity.next_kyc_review,
         assignee: row.assignee,
         documents,
@@ -309,15 +313,19 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     },
   );
 
-  it('lists persons with an empty country and with none, as the oracle does', async () => {
+  it('lists persons with an empty country and with none, as the oracle does, both without one', async () => {
     for (const country of ['', null]) {
-      const person = generated.find((row) => row.kind === 'person' && row.country === country);
+      const person = generated.find(
+        (row) => row.kind === 'person' && row.countryWritten === country,
+      );
       if (!person) throw new Error(`no person with country ${String(country)} generated`);
       const filter = { type: 'natural-persons', riskLevel: person.riskLevel };
       const { ids, total } = await walk(filter, 'created', 'desc', 5);
       expect(ids).toContain(person.id);
       expect(ids).toEqual(oracle(filter, 'created', 'desc'));
       expect(total).toBe(ids.length);
+      const byId = await server.request(`/api/v2/entity-index?q=${person.id}`);
+      expect(entityIndexResponseSchema.parse(byId.body).data[0]?.country).toBeNull();
     }
   });
 
@@ -429,6 +437,52 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
         oracle(filter, 'name', 'asc').length,
       );
     }
+  });
+
+  it('counts and lists alike an entity written straight into the database with an empty assignee and country', async () => {
+    const id = randomUUID();
+    await db
+      .insertInto('entities')
+      .values({
+        ...withEntitySearchColumns({
+          id,
+          kind: 'legal',
+          created_at: '2026-01-01T00:00:00.000Z',
+          external_id: null,
+          kyc_status: 'Pending',
+          risk_level: 'High',
+          last_update: '2026-01-01T00:00:00.000Z',
+          next_kyc_review: null,
+          tags: '[]',
+        }),
+        assignee: '',
+        country: '',
+      })
+      .execute();
+    const [assigned] = generated.filter((row) => row.assignee === 'bob');
+    if (!assigned) throw new Error('no entity assigned to bob generated');
+    await db.updateTable('entities').set({ assignee: '' }).where('id', '=', assigned.id).execute();
+    const cases: [Filter, string[]][] = [
+      [{ assignee: 'none' }, [id, assigned.id]],
+      [{ assignee: 'none', type: 'legal-entities', kycStatus: 'Pending', riskLevel: 'High' }, [id]],
+      [{ assignee: 'none', kycStatus: assigned.kycStatus }, [assigned.id]],
+      [{}, [id, assigned.id]],
+    ];
+    for (const [filter, found] of cases) {
+      const { ids, total } = await walk(filter, 'name', 'asc', 40);
+      expect({ filter, total }).toEqual({ filter, total: ids.length });
+      expect(ids).toEqual(expect.arrayContaining(found));
+    }
+    const row = entityIndexResponseSchema
+      .parse((await server.request(`/api/v2/entity-index?q=${id}`)).body)
+      .data.at(0);
+    expect(row).toMatchObject({ entityId: id, assignee: null, country: null });
+    await db
+      .updateTable('entities')
+      .set({ assignee: 'bob' })
+      .where('id', '=', assigned.id)
+      .execute();
+    await db.deleteFrom('entities').where('id', '=', id).execute();
   });
 
   it.each([

@@ -78,6 +78,7 @@ export function isSafePathParameter(value: string): boolean {
 }
 
 export interface ForwardTarget {
+  /** The method sent upstream: a HEAD's is GET. */
   method: string;
   /** Path and query in origin-form, each parameter percent-encoded by the gateway. */
   path: string;
@@ -91,8 +92,10 @@ export function isOriginForm(target: string): boolean {
 }
 
 /** The request to send upstream for an /api/v2 call, or undefined when it is not an API route. */
-export function v2TargetOf(method: string, target: string): ForwardTarget | undefined {
+export function v2TargetOf(requestMethod: string, target: string): ForwardTarget | undefined {
   if (!isOriginForm(target) || !target.startsWith(V2_PREFIX)) return undefined;
+  // A HEAD is the GET without its body, as Fastify answers it in embedded mode: sent on as that GET.
+  const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
   const queryStart = target.indexOf('?');
   const pathname = queryStart === -1 ? target : target.slice(0, queryStart);
   const rawSegments = pathname.slice(V2_PREFIX.length).split('/');

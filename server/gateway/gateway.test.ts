@@ -496,10 +496,10 @@ describe('request targets', () => {
       ['GET', '/api/v2/admin', 404],
       ['GET', '/api/v2/entities/', 404],
       ['GET', '/api/v2/documents', 404],
+      ['HEAD', '/api/v2/admin', 404],
       ['DELETE', '/api/v2/entities/legal-entities/abc', 405],
       ['PUT', '/api/v2/entities/legal-entities', 405],
       ['POST', '/api/v2/documents/abc', 405],
-      ['HEAD', '/api/v2/entities', 405],
     ];
     for (const [method, path, status] of refused) {
       const response = await rawCall(method, path, bearer());
@@ -570,6 +570,13 @@ describe('request targets', () => {
       expect(others).toEqual([]);
       expect({ method: forwarded?.method, url: forwarded?.url }).toEqual({ method, url: expected });
     }
+    // A HEAD is sent on as its GET (the service's read routes answer GET), and answered without a body.
+    upstream.requests.length = 0;
+    const head = await rawCall('HEAD', `/api/v2/documents/${sent}?x=1`, bearer());
+    expect({ status: head.status, text: head.text }).toEqual({ status: 200, text: '' });
+    expect(upstream.entityRequests().map((request) => `${request.method} ${request.url}`)).toEqual([
+      `GET /api/v2/documents/${encoded}?x=1`,
+    ]);
   });
 
   it('sends sign-in and token checks to their fixed paths, whatever the query', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../contract/entities.ts';
 import { VENDOR_DOCUMENT_TEXT, VENDOR_IDS } from '../../contract/testing/vendor-samples.ts';
 import { createApp, type App } from '../app.ts';
+import { openDatabase } from '../db/database.ts';
 import { loadConfig } from '../env.ts';
 import {
   REPLAY_LIMIT_MESSAGE,
@@ -189,4 +190,78 @@ test('the 400 spelt `messsage` reaches the console as a readable error', async (
   expect(body.code).toBe(400);
   // The relay wraps the service's envelope into this server's, keeping its words.
   expect(body.message).toBe(REPLAY_LIMIT_MESSAGE);
+});
+
+test('HEAD on each forwarded read answers as its GET does, without a body, and is audited as that read', async () => {
+  const paths = [
+    '/api/v2/entities?type=all',
+    `/api/v2/entities/legal-entities/${VENDOR_IDS.testInc}`,
+    `/api/v2/entities/natural-persons/${VENDOR_IDS.person}`,
+    `/api/v2/entities/${VENDOR_IDS.newCompany}/documents`,
+    `/api/v2/documents/${VENDOR_IDS.document}`,
+    '/api/v2/entities/legal-entities/no-such-id',
+    '/api/v2/entities?limit=1000',
+  ];
+  // What differs between any two answers, and the connection's own headers (Node closes after a HEAD).
+  const PER_ANSWER = new Set(['date', 'connection', 'keep-alive']);
+  const call = async (method: string, path: string, auth = true) => {
+    const response = await fetch(gatewayUrl + path, {
+      method,
+      headers: auth ? { Authorization: `Bearer ${token}` } : {},
+    });
+    const headers = Object.fromEntries(
+      [...response.headers].filter(([name]) => !PER_ANSWER.has(name)),
+    );
+    return { status: response.status, headers, body: await response.text() };
+  };
+  const { db } = await openDatabase(dataDir);
+  try {
+    const eventsAfter = async (seq: number) =>
+      (
+        await db
+          .selectFrom('audit_events')
+          .select(['seq', 'action', 'actor', 'outcome', 'entity_id', 'document_id', 'detail'])
+          .where('seq', '>', seq)
+          .orderBy('seq')
+          .execute()
+      ).map(({ seq: _seq, ...event }) => event);
+    const lastSeq = async () =>
+      (
+        await db
+          .selectFrom('audit_events')
+          .select('seq')
+          .orderBy('seq', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      )?.seq ?? 0;
+    const answers = [];
+    for (const path of paths) {
+      const before = await lastSeq();
+      const get = await call('GET', path);
+      const getEvents = await eventsAfter(before);
+      const afterGet = await lastSeq();
+      const head = await call('HEAD', path);
+      answers.push({
+        path,
+        get: { status: get.status, headers: get.headers, events: getEvents },
+        head: { status: head.status, headers: head.headers, events: await eventsAfter(afterGet) },
+        headBody: head.body,
+      });
+    }
+    expect(answers).toEqual(
+      answers.map((answer) => ({ ...answer, head: answer.get, headBody: '' })),
+    );
+    // Successes and refusals alike, each one event: a HEAD that always failed would not pass.
+    expect(answers.map((answer) => answer.get.status)).toEqual([200, 200, 200, 200, 200, 404, 400]);
+    expect(answers.every((answer) => answer.get.events.length === 1)).toBe(true);
+    // Without a token a HEAD is refused as its GET is, before the identity service is asked.
+    const [get, head] = [
+      await call('GET', paths[0] ?? '', false),
+      await call('HEAD', paths[0] ?? '', false),
+    ];
+    expect({ ...head, body: get.body }).toEqual(get);
+    expect(head.status).toBe(401);
+  } finally {
+    await db.destroy();
+  }
 });

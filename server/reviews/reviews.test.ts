@@ -307,6 +307,23 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     expect(after.counts.responded).toBe(0);
   });
 
+  it('holds an entity written straight into the database with an empty assignee as unassigned', async () => {
+    const emptied = await legalEntityDue({ date: '2026-06-01' });
+    const assigned = await legalEntityDue({ date: '2026-06-02' });
+    await db.updateTable('entities').set({ assignee: '' }).where('id', '=', emptied).execute();
+    await db
+      .updateTable('entities')
+      .set({ assignee: server.account.username })
+      .where('id', '=', assigned)
+      .execute();
+    const unassigned = await queue('?due=all&assignee=none');
+    expect(unassigned.data.map((item) => [item.entityId, item.assignedUser])).toEqual([
+      [emptied, null],
+    ]);
+    expect(unassigned.counts.all).toBe(1);
+    await db.updateTable('entities').set({ assignee: null }).where('id', '=', assigned).execute();
+  });
+
   it('leaves out entities without a next review date', async () => {
     await legalEntityDue({ date: '2026-06-01' });
     const page = await queue('?due=all');

@@ -33,6 +33,7 @@ import * as migration0031 from './0031_client_portal.ts';
 import * as migration0032 from './0032_client_update_attempts.ts';
 import * as migration0034 from './0034_gateway_assignments.ts';
 import * as migration0036 from './0036_entity_index_counts.ts';
+import * as migration0037 from './0037_entities_empty_as_null.ts';
 import * as migration0038 from './0038_entity_planner_statistics.ts';
 
 /**
@@ -75,5 +76,6 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0032_client_update_attempts', migration0032],
   ['0034_gateway_assignments', migration0034],
   ['0036_entity_index_counts', migration0036],
+  ['0037_entities_empty_as_null', migration0037],
   ['0038_entity_planner_statistics', migration0038],
 ];
