@@ -128,6 +128,10 @@ export default defineConfig(({ command }) => ({
             'server/launch.test.ts',
             'server/http/errors.test.ts',
             'server/documents/document-json.test.ts',
+            // SQLite whatever the project: the seed CLI, the demo set and a server process on a DATA_DIR.
+            'server/seed/cli.test.ts',
+            'server/seed/demo.test.ts',
+            'server/seed/demo-password.test.ts',
           ],
           env: { KYC_TEST_ENGINE: 'postgres' },
           globalSetup: ['server/testing/postgres-global-setup.ts'],

@@ -408,8 +408,11 @@ describe('nothing happens unrecorded', () => {
   });
 });
 
+/** Ten of the export's thousand-row reads and the empty one after them: every boundary it pages across. */
+const CSV_EVENTS = 10_000;
+
 describe('CSV export', () => {
-  test('100,000 events stream as CSV, every one once', { timeout: 120_000 }, async () => {
+  test(`${CSV_EVENTS} events stream as CSV, every one once`, { timeout: 120_000 }, async () => {
     const trail = server.app.auditTrail;
     const batch = Array.from({ length: 2000 }, (_, index) => ({
       actor: 'bulk',
@@ -417,7 +420,9 @@ describe('CSV export', () => {
       entityId: `e-${String(index)}`,
       detail: { note: index % 7 === 0 ? '=cmd|"x",y' : 'plain' },
     }));
-    for (let round = 0; round < 50; round += 1) await trail.recordMany(batch);
+    for (let round = 0; round < CSV_EVENTS / batch.length; round += 1) {
+      await trail.recordMany(batch);
+    }
     const headers = await auditorHeaders();
     const response = await fetch(`${server.baseUrl}/api/v2/audit-events?format=csv&actor=bulk`, {
       headers,
@@ -431,8 +436,8 @@ describe('CSV export', () => {
     expect(lines[0]).toBe(
       'id,at,actor,action,entityId,documentId,outcome,requestId,clientAddress,detail',
     );
-    expect(lines).toHaveLength(100_001);
-    expect(new Set(lines.slice(1).map((line) => line.slice(0, 36))).size).toBe(100_000);
+    expect(lines).toHaveLength(CSV_EVENTS + 1);
+    expect(new Set(lines.slice(1).map((line) => line.slice(0, 36))).size).toBe(CSV_EVENTS);
     // A cell that a spreadsheet would run as a formula is made inert, and quoting holds.
     expect(text).toContain(`"{""note"":""=cmd|\\""x\\"",y""}"`);
     expect(await lastEvent()).toMatchObject({ action: 'audit.export', actor: 'audrey' });
