@@ -2,17 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-  type Compilable,
-} from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { CompiledQuery, type Kysely, sql, type Compilable } from 'kysely';
 import { PRIMARY_CONTACT } from '../../contract/entities.ts';
 import { digitsOnly } from '../../contract/identifiers.ts';
 import {
@@ -32,8 +22,9 @@ import { namesInListOrderQuery } from '../entities/read-model/sqlite/repository.
 import { createGenerator, type SeedRows } from '../seed/generators.ts';
 import { checkFtsIndex } from '../testing/fts-integrity.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
+import { databaseMigratedTo } from '../testing/migrated-to.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
-import { migrateToLatest, migrationProvider } from './migrate.ts';
+import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
@@ -41,28 +32,6 @@ let databaseUrl: string | undefined;
 let db: Kysely<Database>;
 let rows: SeedRows;
 const ids = { etoile: '', contact: '' };
-
-/** A database at 0021 on the engine under test, not migrated further (openDatabase would). */
-async function databaseAt0021(): Promise<Kysely<Database>> {
-  const database =
-    testEngine === 'postgres'
-      ? new Kysely<Database>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: databaseUrl, max: 2 }),
-          }),
-        })
-      : new Kysely<Database>({
-          dialect: new SqliteDialect({
-            database: new SQLite(path.join(dataDir, 'before-0022.sqlite')),
-          }),
-        });
-  const migrated = await new Migrator({
-    db: database,
-    provider: migrationProvider,
-  }).migrateTo('0021_company_quadgrams_without_columns');
-  expect(migrated.error).toBeUndefined();
-  return database;
-}
 
 /** Rows as the repository wrote them before 0022: names and e-mails folded for case only. */
 async function insertWithTheOldFold(seed: SeedRows) {
@@ -180,7 +149,11 @@ function postgresPlanOf(query: Compilable): Promise<string> {
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-0022-'));
   databaseUrl = await newTestDatabaseUrl();
-  db = await databaseAt0021();
+  db = await databaseMigratedTo('0021_company_quadgrams_without_columns', {
+    databaseUrl,
+    dataDir,
+    file: 'before-0022.sqlite',
+  });
   rows = createGenerator({
     seed: 20_240_611,
     now: new Date('2026-03-15T12:00:00.000Z'),

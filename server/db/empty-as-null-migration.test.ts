@@ -1,39 +1,15 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
-import { migrateToLatest, migrationProvider } from './migrate.ts';
+import { databaseMigratedTo } from '../testing/migrated-to.ts';
+import { migrateToLatest } from './migrate.ts';
 import type { Database } from './schema.ts';
 
 let dataDir: string;
 let databaseUrl: string | undefined;
 let db: Kysely<Database>;
-
-/** A database at 0036 on the engine under test, not migrated further (openDatabase would). */
-async function databaseAt0036(): Promise<Kysely<Database>> {
-  const database =
-    testEngine === 'postgres'
-      ? new Kysely<Database>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: databaseUrl, max: 2 }),
-          }),
-        })
-      : new Kysely<Database>({
-          dialect: new SqliteDialect({
-            database: new SQLite(path.join(dataDir, 'before-0037.sqlite')),
-          }),
-        });
-  const migrated = await new Migrator({
-    db: database,
-    provider: migrationProvider,
-  }).migrateTo('0036_entity_index_counts');
-  expect(migrated.error).toBeUndefined();
-  return database;
-}
 
 async function insertEntity(id: string, assignee: string | null, country: string | null) {
   await db
@@ -78,7 +54,11 @@ async function countsAgainstRows() {
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-0037-'));
   databaseUrl = await newTestDatabaseUrl();
-  db = await databaseAt0036();
+  db = await databaseMigratedTo('0036_entity_index_counts', {
+    databaseUrl,
+    dataDir,
+    file: 'before-0037.sqlite',
+  });
   // Written straight into the database, as only such a write could: '' for none.
   await insertEntity('a', '', '');
   await insertEntity('b', 'bob', '');
