@@ -21,7 +21,7 @@ import { openDatabase, type Db } from '../server/db/database.ts';
 import { entityIndexRepository } from '../server/entity-index/repository.ts';
 import { criteriaOf } from '../server/entity-index/service.ts';
 import { reviewsRepository, type ReviewQueueFilter } from '../server/reviews/repository.ts';
-import { rangeOf } from '../server/reviews/service.ts';
+import { countedWindows, rangeOf } from '../server/reviews/service.ts';
 import { COUNTRIES } from '../server/seed/locales.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { queryPlanOf } from '../server/testing/query-plan.ts';
@@ -108,13 +108,7 @@ const queueFilters: [string, ReviewQueueFilter][] = [
   ['unassigned', { assignee: null }],
   ['assigned to bench', { assignee: 'bench' }],
 ];
-const windows = {
-  overdue: rangeOf('overdue', today),
-  due7: rangeOf('7d', today),
-  due30: rangeOf('30d', today),
-  undated: rangeOf('undated', today),
-  all: rangeOf('all', today),
-};
+const windows = countedWindows(today);
 for (const [name, filter] of queueFilters) {
   for (const window of ['overdue', '7d', '30d', 'undated', 'all', 'responded'] as const) {
     probes.push({

@@ -5,7 +5,7 @@ import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import { reviewsRepository } from './repository.ts';
-import { rangeOf } from './service.ts';
+import { countedWindows } from './service.ts';
 
 let server: TestServer;
 let db: Db;
@@ -405,13 +405,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
 
 describe.runIf(testEngine === 'sqlite')('review queue query plans', () => {
   const today = '2026-06-10';
-  const windows = {
-    overdue: rangeOf('overdue', today),
-    due7: rangeOf('7d', today),
-    due30: rangeOf('30d', today),
-    undated: rangeOf('undated', today),
-    all: rangeOf('all', today),
-  };
+  const windows = countedWindows(today);
   it.each([
     ['no filter', {}, 'entities_review_queue'],
     ['type', { kind: 'person' as const }, 'entities_review_queue_kind'],

@@ -116,6 +116,17 @@ const MAX_KEPT_COUNTS = 500;
  * grows with the entities matched (about 60 ms at a million for the overdue window), while the
  * page itself is a short index range.
  */
+/** The windows the queue counts, as of `today`. */
+export function countedWindows(today: string): Record<keyof ReviewWindowCounts, ReviewDateRange> {
+  return {
+    overdue: rangeOf('overdue', today),
+    due7: rangeOf('7d', today),
+    due30: rangeOf('30d', today),
+    undated: rangeOf('undated', today),
+    all: rangeOf('all', today),
+  };
+}
+
 export function createWindowCounts(db: Db) {
   const kept = createVersionedCache<ReviewWindowCounts>(db, { entries: MAX_KEPT_COUNTS });
   return function windowCounts(
@@ -123,16 +134,7 @@ export function createWindowCounts(db: Db) {
     filter: ReviewQueueFilter,
   ): Promise<ReviewWindowCounts> {
     return kept.get(`${today} ${JSON.stringify(filter)}`, () =>
-      reviewsRepository(db).counts(
-        {
-          overdue: rangeOf('overdue', today),
-          due7: rangeOf('7d', today),
-          due30: rangeOf('30d', today),
-          undated: rangeOf('undated', today),
-          all: rangeOf('all', today),
-        },
-        filter,
-      ),
+      reviewsRepository(db).counts(countedWindows(today), filter),
     );
   };
 }
