@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, type Db } from '../db/database.ts';
 import { rebuildListRecords } from '../entities/read-model/list-records.ts';
 import { renumberNameOrder } from '../entities/read-model/repository.ts';
 import { foldEntityIndexCounts } from '../entity-index/service.ts';
@@ -21,8 +21,8 @@ Adds a large generated data set to the database in DATA_DIR (default ./data), fo
   --help                     show this text
 `;
 
-/** Legal entities per transaction: thousands of rows each, in statements of hundreds. */
-const ENTITIES_PER_TRANSACTION = 2_500;
+/** Legal entities per batch (a transaction each past the first load): thousands of rows, in statements of hundreds. */
+const ENTITIES_PER_BATCH = 2_500;
 const PROGRESS_EVERY = 10_000;
 
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number) {
@@ -57,6 +57,7 @@ function parseOptions(argv: string[]) {
   };
 }
 
+const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function main() {
@@ -72,6 +73,7 @@ async function main() {
     // Quiet: the server names the key file in its warning when it starts.
     const documentKeys = loadDocumentKeys(config, { info: () => undefined, warn: () => undefined });
     const repository = seedRepository(db);
+    const fresh = !(await repository.hasEntities());
     const takenRegistrations = await repository.registrationKeys();
     const generator = createGenerator({
       // A second run on the same database draws different companies unless told otherwise.
@@ -98,19 +100,30 @@ async function main() {
     };
     const personsBefore = (entityCount: number) =>
       Math.floor((entityCount * options.persons) / options.entities);
-    for (let done = 0; done < options.entities;) {
-      const count = Math.min(ENTITIES_PER_TRANSACTION, options.entities - done);
-      const rows = generator.batch(count, personsBefore(done + count) - personsBefore(done));
-      await repository.inTransaction((trx) => seedRepository(trx).insert(rows));
-      for (const table of Object.keys(written) as (keyof SeedRows)[]) {
-        written[table] += rows[table].length;
+    const writeBatches = async (
+      inTransaction: (work: (trx: Db) => Promise<number>) => Promise<number>,
+    ) => {
+      for (let done = 0; done < options.entities;) {
+        const count = Math.min(ENTITIES_PER_BATCH, options.entities - done);
+        const rows = generator.batch(count, personsBefore(done + count) - personsBefore(done));
+        await inTransaction((trx) => seedRepository(trx).insert(rows));
+        for (const table of Object.keys(written) as (keyof SeedRows)[]) {
+          written[table] += rows[table].length;
+        }
+        const before = done;
+        done += count;
+        if (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
+          const seconds = secondsSince(started);
+          process.stdout.write(`  ${String(done)} legal entities written (${seconds} s)\n`);
+        }
       }
-      const before = done;
-      done += count;
-      if (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
-        const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        process.stdout.write(`  ${String(done)} legal entities written (${seconds} s)\n`);
-      }
+    };
+    if (fresh) {
+      // A first load is one transaction: stopped halfway, it leaves the database as it was.
+      await repository.loadWithIndexesBuiltAfter((trx) => writeBatches((work) => work(trx)));
+      process.stdout.write(`  indexes built (${secondsSince(started)} s)\n`);
+    } else {
+      await writeBatches((work) => repository.inTransaction(work));
     }
 
     // After the load rather than per batch: written in list order, a page's records are neighbours.
@@ -123,7 +136,7 @@ async function main() {
     await foldEntityIndexCounts(db);
     await repository.refreshStatistics();
     const total = Object.values(written).reduce((sum, count) => sum + count, 0);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const seconds = secondsSince(started);
     process.stdout.write(
       [
         `Done in ${seconds} s: ${String(total)} rows written`,

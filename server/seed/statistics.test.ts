@@ -12,10 +12,36 @@ let dataDir: string;
 let databaseUrl: string | undefined;
 let db: Db;
 
+/** The indexes and, on SQLite, the planner statistics: what a first load drops and rebuilds. */
+async function indexesAndStatistics() {
+  if (testEngine === 'postgres') {
+    const { rows } = await sql<{ indexname: string; indexdef: string }>`
+      select indexname, indexdef from pg_indexes where schemaname = current_schema()
+      order by indexname`.execute(db);
+    return rows;
+  }
+  const { rows: indexes } = await sql<{ name: string; sql: string | null }>`
+    select name, sql from sqlite_master where type = 'index' order by name`.execute(db);
+  const { rows: statistics } = await sql<{ idx: string; stat: string }>`
+    select idx, stat from sqlite_stat1 order by idx`.execute(db);
+  return [...indexes, ...statistics];
+}
+
+const entityCount = async () =>
+  (
+    await db
+      .selectFrom('entities')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
+
+let migrated: Awaited<ReturnType<typeof indexesAndStatistics>>;
+
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-seed-statistics-'));
   databaseUrl = await newTestDatabaseUrl();
   ({ db } = await openDatabase(dataDir, databaseUrl));
+  migrated = await indexesAndStatistics();
   const rows = createGenerator({
     seed: 0x57a7,
     now: new Date(),
@@ -23,7 +49,8 @@ beforeAll(async () => {
     takenRegistrations: new Set(),
     documentsPerEntity: 0,
   }).batch(200, 100);
-  await seedRepository(db).inTransaction((trx) => seedRepository(trx).insert(rows));
+  // As `npm run seed` loads a fresh database.
+  await seedRepository(db).loadWithIndexesBuiltAfter((trx) => seedRepository(trx).insert(rows));
 });
 
 afterAll(async () => {
@@ -51,4 +78,27 @@ it(`after a load, the seed leaves the planner what a running server's database h
       select count(*) as n from sqlite_stat4`.execute(db);
     expect(samples[0]?.n).toBe(0);
   }
+});
+
+it(`a first load leaves the indexes and their statistics as the migrations made them (${testEngine})`, async () => {
+  expect(Number(await entityCount())).toBe(300);
+  expect(await indexesAndStatistics()).toEqual(migrated);
+});
+
+it(`a first load that fails leaves no row and every index (${testEngine})`, async () => {
+  const rows = createGenerator({
+    seed: 0xfa11,
+    now: new Date(),
+    newId: () => crypto.randomUUID(),
+    takenRegistrations: new Set(),
+    documentsPerEntity: 0,
+  }).batch(20, 10);
+  await expect(
+    seedRepository(db).loadWithIndexesBuiltAfter(async (trx) => {
+      await seedRepository(trx).insert(rows);
+      throw new Error('stopped halfway');
+    }),
+  ).rejects.toThrow('stopped halfway');
+  expect(Number(await entityCount())).toBe(300);
+  expect(await indexesAndStatistics()).toEqual(migrated);
 });
