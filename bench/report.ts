@@ -42,6 +42,7 @@ interface ServerPart {
   serverPeakRssMb: number;
   auditWrite?: { samples: number; p50Ms: number; p95Ms: number };
   reviewQueue?: { overall: { p50: number; p95: number }; worstCaseP95: number };
+  entityIndex?: { overall: { p50: number; p95: number }; worstCaseP95: number };
 }
 
 interface ScalePart {
@@ -99,6 +100,12 @@ function serverTable(title: string, part: ServerPart): string[] {
   if (part.reviewQueue) {
     lines.push(
       `Review queue, every window and filter, one request at a time: p50 ${String(part.reviewQueue.overall.p50)} ms, p95 ${String(part.reviewQueue.overall.p95)} ms, worst case p95 ${String(part.reviewQueue.worstCaseP95)} ms (target: p95 under 20 ms)`,
+      '',
+    );
+  }
+  if (part.entityIndex) {
+    lines.push(
+      `Entity index, every sort and order under random filters, one request at a time, totals not kept: p50 ${String(part.entityIndex.overall.p50)} ms, p95 ${String(part.entityIndex.overall.p95)} ms, worst case p95 ${String(part.entityIndex.worstCaseP95)} ms (target: p95 under 50 ms)`,
       '',
     );
   }

@@ -33,7 +33,8 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
 }
 
-function summary(latencies: number[]) {
+/** p50, p95 and the slowest of one case's latencies, in ms. */
+export function latencySummary(latencies: number[]) {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     p50: round(percentile(sorted, 0.5)),
@@ -78,14 +79,14 @@ export async function runReviewQueueBench(
         due,
         filter: new URLSearchParams(filter).toString() || '(none)',
         samples: latencies.length,
-        latencyMs: summary(latencies),
+        latencyMs: latencySummary(latencies),
       });
     }
   }
   return {
     samplesPerCase,
     cases,
-    overall: summary(all),
+    overall: latencySummary(all),
     worstCaseP95: Math.max(...cases.map((row) => row.latencyMs.p95)),
   };
 }

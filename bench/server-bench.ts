@@ -6,12 +6,11 @@ import autocannon from 'autocannon';
 import { legalEntityPayload } from '../server/testing/test-payloads.ts';
 import { createRandom } from '../server/seed/random.ts';
 import { searchFragments } from './search-fragments.ts';
-import { COUNTRIES } from '../server/seed/locales.ts';
-import { KYC_STATUSES, RISK_LEVELS } from '../contract/entities.ts';
 import { paddedPdf } from './large-pdf.ts';
 import { cpuText } from './report.ts';
 import { measureAuditWrite } from './audit-bench.ts';
 import { runReviewQueueBench } from './review-queue-bench.ts';
+import { entityIndexFilterQueries, runEntityIndexBench } from './entity-index-bench.ts';
 import {
   binPath,
   cpuMs,
@@ -582,22 +581,9 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
     const apiPath = new URL(api).pathname;
     // Issue 34's "cache misses included": 1,000 distinct filters, so each total is counted anew
     // (the index keeps 500 totals, least recently used); drawn apart so the draws above stay as they were.
-    const filterRandom = createRandom(20_261_126);
-    const indexFilterPaths = new Set<string>();
-    while (indexFilterPaths.size < 1_000) {
-      const query = new URLSearchParams({
-        type: filterRandom.pick(['all', 'legal-entities', 'natural-persons']),
-        sort: filterRandom.pick(['name', 'created', 'nextReview', 'status']),
-        order: filterRandom.pick(['asc', 'desc']),
-      });
-      if (filterRandom.chance(0.5)) query.set('kycStatus', filterRandom.pick(KYC_STATUSES));
-      if (filterRandom.chance(0.5)) query.set('riskLevel', filterRandom.pick(RISK_LEVELS));
-      if (filterRandom.chance(0.5)) query.set('country', filterRandom.pick(COUNTRIES).code);
-      if (filterRandom.chance(0.2)) query.set('assignee', 'none');
-      if (filterRandom.chance(0.3))
-        query.set('q', filterRandom.pick(names).slice(0, filterRandom.int(2, 5)));
-      indexFilterPaths.add(`${apiPath}/entity-index?${query.toString()}`);
-    }
+    const indexFilterPaths = entityIndexFilterQueries(createRandom(20_261_126), names, 1_000).map(
+      (query) => `${apiPath}/entity-index?${query}`,
+    );
 
     const references = options.references ? await startReferences(workDir, firstPage) : undefined;
     if (references) started.push(references.limit, references.jsonServer);
@@ -650,7 +636,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       {
         name: 'entity-index, a different filter each time (total cache miss)',
         url: `${api}/entity-index`,
-        nextPath: cycle([...indexFilterPaths]),
+        nextPath: cycle(indexFilterPaths),
         headers: auth,
         pid,
       },
@@ -757,6 +743,13 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
     }
     // Fewer samples per case in the quick run (its scenarios last 3 s).
     const reviewQueue = await runReviewQueueBench(server.baseUrl, fixture.apiKey, seconds < 10);
+    const entityIndex = await runEntityIndexBench(
+      server.baseUrl,
+      fixture.apiKey,
+      names,
+      seconds < 10,
+      new Set(indexFilterPaths.map((filterPath) => filterPath.split('?')[1] ?? '')),
+    );
     const auditWrite = await measureAuditWrite(fixture, seconds < 10 ? 300 : 2000);
 
     const listMissPaths = missPages.map(
@@ -867,6 +860,7 @@ export async function runServerBench(fixture: BenchFixture, options: ServerBench
       serverPeakRssMb,
       searchFragment: fragment,
       reviewQueue,
+      entityIndex,
       auditWrite,
     };
   } finally {
