@@ -69,7 +69,7 @@ function prefixRange(eb: Entities, prefix: string): Expression<SqlBool> {
 }
 
 /** The filters other than the name or ID, each with its column. */
-const FILTER_COLUMNS = {
+export const FILTER_COLUMNS = {
   kind: 'kind',
   kycStatus: 'kyc_status',
   riskLevel: 'risk_level',

@@ -111,11 +111,6 @@ function itemOf(row: ReviewQueueRow): ReviewItem {
 /** Filter combinations whose counts are kept; past this the least recently used go first. */
 const MAX_KEPT_COUNTS = 500;
 
-/**
- * The counts of every window per day and filter, kept until the entity data changes: counting
- * grows with the entities matched (about 60 ms at a million for the overdue window), while the
- * page itself is a short index range.
- */
 /** The windows the queue counts, as of `today`. */
 export function countedWindows(today: string): Record<keyof ReviewWindowCounts, ReviewDateRange> {
   return {
@@ -127,6 +122,11 @@ export function countedWindows(today: string): Record<keyof ReviewWindowCounts, 
   };
 }
 
+/**
+ * The counts of every window per day and filter, kept until the entity data changes: counting
+ * grows with the entities matched (about 60 ms at a million for the overdue window), while the
+ * page itself is a short index range.
+ */
 export function createWindowCounts(db: Db) {
   const kept = createVersionedCache<ReviewWindowCounts>(db, { entries: MAX_KEPT_COUNTS });
   return function windowCounts(

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openDatabase, type Db } from '../db/database.ts';
+import { openDatabase } from '../db/database.ts';
 import { rebuildListRecords } from '../entities/read-model/list-records.ts';
 import { renumberNameOrder } from '../entities/read-model/repository.ts';
 import { foldEntityIndexCounts } from '../entity-index/service.ts';
@@ -100,13 +100,11 @@ async function main() {
     };
     const personsBefore = (entityCount: number) =>
       Math.floor((entityCount * options.persons) / options.entities);
-    const writeBatches = async (
-      inTransaction: (work: (trx: Db) => Promise<number>) => Promise<number>,
-    ) => {
+    const writeBatches = async (write: (rows: SeedRows) => Promise<unknown>) => {
       for (let done = 0; done < options.entities;) {
         const count = Math.min(ENTITIES_PER_BATCH, options.entities - done);
         const rows = generator.batch(count, personsBefore(done + count) - personsBefore(done));
-        await inTransaction((trx) => seedRepository(trx).insert(rows));
+        await write(rows);
         for (const table of Object.keys(written) as (keyof SeedRows)[]) {
           written[table] += rows[table].length;
         }
@@ -120,10 +118,14 @@ async function main() {
     };
     if (fresh) {
       // A first load is one transaction: stopped halfway, it leaves the database as it was.
-      await repository.loadWithIndexesBuiltAfter((trx) => writeBatches((work) => work(trx)));
+      await repository.loadWithIndexesBuiltAfter((trx) =>
+        writeBatches((rows) => seedRepository(trx).insert(rows)),
+      );
       process.stdout.write(`  indexes built (${secondsSince(started)} s)\n`);
     } else {
-      await writeBatches((work) => repository.inTransaction(work));
+      await writeBatches((rows) =>
+        repository.inTransaction((trx) => seedRepository(trx).insert(rows)),
+      );
     }
 
     // After the load rather than per batch: written in list order, a page's records are neighbours.

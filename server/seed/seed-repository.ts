@@ -61,7 +61,8 @@ export function seedRepository(db: Db) {
         ['verifications', rows.verifications],
         ['documents', rows.documents],
         ['document_chunks', rows.documentChunks],
-      ] as const;
+        // A table written here and missing from SEEDED_TABLES would keep its indexes in a first load.
+      ] as const satisfies readonly (readonly [(typeof SEEDED_TABLES)[number], unknown])[];
       let written = 0;
       for (const [table, values] of tables) {
         for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {

@@ -35,6 +35,16 @@ const entityCount = async () =>
       .executeTakeFirstOrThrow()
   ).n;
 
+/** A batch of generated legal entities and persons, without documents. */
+const generatedRows = (seed: number, legalEntities: number, persons: number) =>
+  createGenerator({
+    seed,
+    now: new Date(),
+    newId: () => crypto.randomUUID(),
+    takenRegistrations: new Set(),
+    documentsPerEntity: 0,
+  }).batch(legalEntities, persons);
+
 let migrated: Awaited<ReturnType<typeof indexesAndStatistics>>;
 
 beforeAll(async () => {
@@ -42,13 +52,7 @@ beforeAll(async () => {
   databaseUrl = await newTestDatabaseUrl();
   ({ db } = await openDatabase(dataDir, databaseUrl));
   migrated = await indexesAndStatistics();
-  const rows = createGenerator({
-    seed: 0x57a7,
-    now: new Date(),
-    newId: () => crypto.randomUUID(),
-    takenRegistrations: new Set(),
-    documentsPerEntity: 0,
-  }).batch(200, 100);
+  const rows = generatedRows(0x57a7, 200, 100);
   // As `npm run seed` loads a fresh database.
   await seedRepository(db).loadWithIndexesBuiltAfter((trx) => seedRepository(trx).insert(rows));
 });
@@ -86,13 +90,7 @@ it(`a first load leaves the indexes and their statistics as the migrations made 
 });
 
 it(`a first load that fails leaves no row and every index (${testEngine})`, async () => {
-  const rows = createGenerator({
-    seed: 0xfa11,
-    now: new Date(),
-    newId: () => crypto.randomUUID(),
-    takenRegistrations: new Set(),
-    documentsPerEntity: 0,
-  }).batch(20, 10);
+  const rows = generatedRows(0xfa11, 20, 10);
   await expect(
     seedRepository(db).loadWithIndexesBuiltAfter(async (trx) => {
       await seedRepository(trx).insert(rows);
