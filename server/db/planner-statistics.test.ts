@@ -87,15 +87,54 @@ describe.runIf(testEngine === 'sqlite')('SQLite planner statistics (0038)', () =
       ),
     ),
   )(
-    'entity index sorted by %s, led by %s: walks that filter’s range in order',
+    'entity index sorted by %s, led by %s: seeks that filter and walks in order, the others tested in the index',
     async (sort, lead) => {
       const plan = await queryPlanOf(
         db,
-        entityIndexRepository(db).pageQuery(allFilters, sort, 'asc', undefined, 26, lead),
+        entityIndexRepository(db).pageQuery(allFilters, sort, 'asc', undefined, 26, {
+          lead,
+          drive: 'order',
+        }),
       );
       const firstRead = plan.find((line) => line.startsWith('SEARCH entities '));
-      expect(firstRead, plan.join('\n')).toContain(`(${FILTER_COLUMNS[lead]}=?)`);
+      // Sorted by status, the status filter is a point of the order: its index seeks it too.
+      const seeks = sort === 'status' ? 'kyc_status=?' : `(${FILTER_COLUMNS[lead]}=?)`;
+      expect(firstRead, plan.join('\n')).toContain(seeks);
       expect(plan.join('\n')).not.toContain('TEMP B-TREE');
+      // 0039: every filter column is in the index, so only returned rows are read.
+      const index = /USING INDEX (\w+)/.exec(firstRead ?? '')?.[1] ?? '';
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from pragma_index_info(${index})`.execute(db);
+      expect(rows.map((row) => row.name)).toEqual(
+        expect.arrayContaining(Object.values(FILTER_COLUMNS)),
+      );
+    },
+  );
+
+  it.each(ENTITY_INDEX_SORTS.filter((sort) => sort !== 'name'))(
+    'a name start sorted by %s: read by the lead’s name range then sorted, or walked in order with the name tested on each row',
+    async (sort) => {
+      const criteria = { ...allFilters, namePrefix: 'ac' };
+      const repository = entityIndexRepository(db);
+      const byName = await queryPlanOf(
+        db,
+        repository.pageQuery(criteria, sort, 'asc', undefined, 26, {
+          lead: 'country',
+          drive: 'name',
+        }),
+      );
+      expect(byName.join('\n')).toContain('(country=? AND name_order>? AND name_order<?)');
+      expect(byName.join('\n')).toContain('TEMP B-TREE FOR ORDER BY');
+      const inOrder = await queryPlanOf(
+        db,
+        repository.pageQuery(criteria, sort, 'asc', undefined, 26, {
+          lead: 'country',
+          drive: 'order',
+        }),
+      );
+      expect(inOrder.join('\n')).not.toContain('name_order>?');
+      expect(inOrder.join('\n')).not.toContain('TEMP B-TREE FOR ORDER BY');
     },
   );
 
@@ -117,16 +156,18 @@ describe.runIf(testEngine === 'sqlite')('SQLite planner statistics (0038)', () =
       ])
       .execute();
     try {
+      const leadOf = async (criteria: Parameters<typeof repository.leadOf>[0]) =>
+        (await repository.leadOf(criteria))?.filter;
       // Matching: legal 370, Accepted 570, Low 840, AU 40, unassigned 840, alex 30.
-      expect(await repository.leadOf(allFilters)).toBe('country');
-      expect(await repository.leadOf({ ...allFilters, assignee: 'alex' })).toBe('assignee');
-      expect(await repository.leadOf({ kind: 'legal', riskLevel: 'Low' })).toBe('kind');
-      expect(await repository.leadOf({ kycStatus: 'Accepted', riskLevel: 'Low' })).toBe(
-        'kycStatus',
-      );
-      // One filter is its own index; a name start is read by the name range.
+      expect(await repository.leadOf(allFilters)).toEqual({ filter: 'country', matching: 40 });
+      expect(await leadOf({ ...allFilters, assignee: 'alex' })).toBe('assignee');
+      expect(await leadOf({ kind: 'legal', riskLevel: 'Low' })).toBe('kind');
+      expect(await leadOf({ kycStatus: 'Accepted', riskLevel: 'Low' })).toBe('kycStatus');
+      // One filter is its own index; with a name start, its name range is.
       expect(await repository.leadOf({ country: 'AU' })).toBeUndefined();
-      expect(await repository.leadOf({ ...allFilters, namePrefix: 'ac' })).toBeUndefined();
+      expect(await leadOf({ country: 'GB', namePrefix: 'ac' })).toBe('country');
+      expect(await leadOf({ ...allFilters, namePrefix: 'ac' })).toBe('country');
+      expect(await repository.leadOf({ namePrefix: 'ac' })).toEqual({ matching: 870 });
     } finally {
       await db.deleteFrom('entity_index_counts').execute();
     }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   ENTITY_INDEX_ORDERS,
   ENTITY_INDEX_SORTS,
+  entityIndexFilterSchema,
   entityIndexResponseSchema,
   type EntityIndexOrder,
   type EntityIndexSort,
@@ -9,6 +10,13 @@ import {
 import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
+import { criteriaOf } from './service.ts';
+import {
+  entityIndexRepository,
+  type EntityIndexDbRow,
+  type EntityIndexKey,
+  type EntityIndexPlan,
+} from './repository.ts';
 import {
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
@@ -528,6 +536,76 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     expect(event.actor).toBe(server.account.username);
     expect(JSON.parse(event.detail)).toMatchObject({
       query: { riskLevel: 'High', sort: 'status' },
+    });
+  });
+});
+
+describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
+  const named = FILTERS.filter((filter) => filter.q !== undefined);
+  const criteriaFor = (filter: Filter) =>
+    criteriaOf(entityIndexFilterSchema.parse(filter), server.account.username);
+
+  /** Every row of the filter through the repository, in pages of 7 read by `plan`. */
+  async function readAll(
+    filter: Filter,
+    sort: EntityIndexSort,
+    order: EntityIndexOrder,
+    plan: EntityIndexPlan,
+  ) {
+    const criteria = criteriaFor(filter);
+    const repository = entityIndexRepository(db);
+    const ids: string[] = [];
+    let after: EntityIndexKey | undefined;
+    for (let pages = 0; pages < 100; pages += 1) {
+      const rows = (await repository
+        .pageQuery(criteria, sort, order, after, 7, plan)
+        .execute()) as EntityIndexDbRow[];
+      ids.push(...rows.map((row) => row.id));
+      const last = rows.at(-1);
+      if (rows.length < 7 || !last) break;
+      after = { value: last.sort_value, id: last.id };
+    }
+    return ids;
+  }
+
+  it.each(
+    ENTITY_INDEX_SORTS.flatMap((sort) =>
+      ENTITY_INDEX_ORDERS.map((order) => [sort, order] as const),
+    ),
+  )(
+    'sort=%s order=%s: a name start read by its range or in the order agrees with the oracle',
+    async (sort, order) => {
+      for (const filter of named) {
+        const { lead } = (await entityIndexRepository(db).planOf(criteriaFor(filter), sort, 7)) ?? {
+          lead: undefined,
+        };
+        for (const drive of ['name', 'order'] as const) {
+          expect(
+            await readAll(filter, sort, order, { lead, drive }),
+            `${JSON.stringify(filter)} by ${drive}`,
+          ).toEqual(oracle(filter, sort, order));
+        }
+      }
+    },
+  );
+
+  it('reads a name range that meets the walk sooner, and walks the order past a wider one', async () => {
+    const repository = entityIndexRepository(db);
+    // With no filter the walk passes about limit × everyone / matches rows: they meet at √(limit × 160).
+    const meet = (limit: number) => Math.ceil(Math.sqrt(limit * generated.length));
+    const narrow = { q: 'CRM-17' };
+    const wide = { q: 'a' };
+    expect(oracle(narrow, 'created', 'asc').length).toBeLessThan(meet(1));
+    expect(oracle(wide, 'created', 'asc').length).toBeGreaterThanOrEqual(meet(1));
+    const planOf = (filter: Filter, sort: EntityIndexSort) =>
+      repository.planOf(criteriaFor(filter), sort, 1);
+    expect(await planOf(narrow, 'created')).toEqual({ drive: 'name' });
+    expect(await planOf(wide, 'created')).toEqual({ drive: 'order' });
+    // Sorted by name, the range is the order.
+    expect(await planOf(wide, 'name')).toEqual({ drive: 'name' });
+    expect(await planOf({ ...wide, country: 'DE' }, 'name')).toEqual({
+      lead: 'country',
+      drive: 'name',
     });
   });
 });

@@ -60,12 +60,13 @@ function sortKey(sort: EntityIndexSort) {
   }
 }
 
-/** `like` escapes nothing portably here: a prefix is a range instead, which an index reads. */
-function prefixRange(eb: Entities, prefix: string): Expression<SqlBool> {
-  return eb.and([
-    eb('entities.name_order', '>=', prefix),
-    eb('entities.name_order', '<', `${prefix}\u{10FFFF}`),
-  ]);
+/**
+ * `like` escapes nothing portably here: a prefix is a range instead, which an index reads;
+ * written `+name_order` when the page walks the sort's order instead.
+ */
+function prefixRange(eb: Entities, prefix: string, indexed = true): Expression<SqlBool> {
+  const column = indexed ? sql.ref('entities.name_order') : sql`+entities.name_order`;
+  return eb.and([eb(column, '>=', prefix), eb(column, '<', `${prefix}\u{10FFFF}`)]);
 }
 
 /** The filters other than the name or ID, each with its column. */
@@ -79,20 +80,39 @@ export const FILTER_COLUMNS = {
 export type EntityIndexFilterName = keyof typeof FILTER_COLUMNS;
 const FILTER_NAMES = Object.keys(FILTER_COLUMNS) as EntityIndexFilterName[];
 
+/** The filter whose index leads a page on SQLite, and how many entities it matches (all: none). */
+export interface EntityIndexLead {
+  filter?: EntityIndexFilterName;
+  matching: number;
+}
+
+/**
+ * How SQLite reads a page: from the lead's index, either the name range, read and then sorted
+ * (`name`), or the sort's order, walked with the name checked on each row (`order`).
+ */
+export interface EntityIndexPlan {
+  lead?: EntityIndexFilterName;
+  drive: 'name' | 'order';
+}
+
 /**
  * The filters other than the name or ID. Given a lead (SQLite's only), the others are written
- * `+column`, which no index serves, so that the page walks the lead's index in the sort's order.
+ * `+column`, which no index serves, so that the page reads the lead's index.
  */
 function filtersOf(
   eb: Entities,
   criteria: EntityIndexCriteria,
   lead?: EntityIndexFilterName,
+  sort?: EntityIndexSort,
 ): Expression<SqlBool>[] {
   return FILTER_NAMES.flatMap((name) => {
     const value = criteria[name];
     if (value === undefined) return [];
     const column = sql.ref(`entities.${FILTER_COLUMNS[name]}`);
-    const operand = lead === undefined || lead === name ? column : sql`+${column}`;
+    // A status under the status sort is one point of the order, which its index seeks.
+    const seeks =
+      lead === undefined || lead === name || (name === 'kycStatus' && sort === 'status');
+    const operand = seeks ? column : sql`+${column}`;
     return [value === null ? eb(operand, 'is', null) : eb(operand, '=', value)];
   });
 }
@@ -118,13 +138,20 @@ function exactIds(eb: Entities, exact: NonNullable<EntityIndexCriteria['exact']>
 function matches(
   eb: Entities,
   criteria: EntityIndexCriteria,
-  lead?: EntityIndexFilterName,
+  plan?: EntityIndexPlan,
+  sort?: EntityIndexSort,
 ): Expression<SqlBool> {
+  const lead = plan?.lead;
   const text = [
-    ...(criteria.namePrefix === undefined ? [] : [prefixRange(eb, criteria.namePrefix)]),
+    ...(criteria.namePrefix === undefined
+      ? []
+      : [prefixRange(eb, criteria.namePrefix, plan?.drive !== 'order')]),
     ...(criteria.exact === undefined ? [] : [exactIds(eb, criteria.exact)]),
   ];
-  return eb.and([...filtersOf(eb, criteria, lead), ...(text.length === 0 ? [] : [eb.or(text)])]);
+  return eb.and([
+    ...filtersOf(eb, criteria, lead, sort),
+    ...(text.length === 0 ? [] : [eb.or(text)]),
+  ]);
 }
 
 /** The filters against 0036's groups, where '' stands for a null country or assignee. */
@@ -151,9 +178,11 @@ export function entityIndexRepository(db: Db) {
       order: EntityIndexOrder,
       after: EntityIndexKey | undefined,
       limit: number,
-      lead?: EntityIndexFilterName,
+      plan?: EntityIndexPlan,
     ) {
       const key = sortKey(sort);
+      // `+key` no index serves: a name range read whole is then sorted, not walked against the order.
+      const ordered = plan?.drive === 'name' && sort !== 'name' ? sql<string>`+${key}` : key;
       return db
         .selectFrom('entities')
         .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
@@ -179,15 +208,15 @@ export function entityIndexRepository(db: Db) {
             .whereRef('documents.entity_id', '=', 'entities.id')
             .as('documents'),
         ])
-        .where((eb) => matches(eb, criteria, lead))
+        .where((eb) => matches(eb, criteria, plan, sort))
         .$if(after !== undefined, (query) =>
           query.where(
             order === 'asc'
-              ? sql<SqlBool>`(${key}, entities.id) > (${after?.value ?? ''}, ${after?.id ?? ''})`
-              : sql<SqlBool>`(${key}, entities.id) < (${after?.value ?? ''}, ${after?.id ?? ''})`,
+              ? sql<SqlBool>`(${ordered}, entities.id) > (${after?.value ?? ''}, ${after?.id ?? ''})`
+              : sql<SqlBool>`(${ordered}, entities.id) < (${after?.value ?? ''}, ${after?.id ?? ''})`,
           ),
         )
-        .orderBy(key, order)
+        .orderBy(ordered, order)
         .orderBy('entities.id', order)
         .limit(limit);
     },
@@ -199,31 +228,33 @@ export function entityIndexRepository(db: Db) {
       after: EntityIndexKey | undefined,
       limit: number,
     ): Promise<EntityIndexDbRow[]> {
-      const lead = await this.leadOf(criteria);
+      const plan = await this.planOf(criteria, sort, limit);
       return (await this.pageQuery(
         criteria,
         sort,
         order,
         after,
         limit,
-        lead,
+        plan,
       ).execute()) as EntityIndexDbRow[];
     },
 
     /**
      * On SQLite, the filter matching the fewest entities (0036's exact counts), for a page of two
-     * filters or more without a name: walking its (filter, sort key, id) index in order passes at
-     * most that many rows. SQLite's planner judges by averages (0038) and would sort a two-filter
-     * range or walk a common value's index instead (122 ms at 1,500,000); PostgreSQL's by its own.
+     * filters or more, or of one with a name start: reading its index passes at most that many
+     * rows, and 0039's indexes test the other filters without reading the rows. SQLite's planner
+     * judges by averages (0038) and would sort a two-filter range or walk a common value's index
+     * instead (122 ms at 1,500,000); PostgreSQL's by its own.
      */
-    async leadOf(criteria: EntityIndexCriteria): Promise<EntityIndexFilterName | undefined> {
+    async leadOf(criteria: EntityIndexCriteria): Promise<EntityIndexLead | undefined> {
+      if (engineOf(db) !== 'sqlite') return undefined;
       const present = FILTER_NAMES.filter((name) => criteria[name] !== undefined);
-      if (engineOf(db) !== 'sqlite' || present.length < 2) return undefined;
-      if (criteria.namePrefix !== undefined || criteria.exact !== undefined) return undefined;
+      if (present.length < (criteria.namePrefix === undefined ? 2 : 0)) return undefined;
       const row = (await db
         .selectFrom('entity_index_counts as groups')
-        .select((eb) =>
-          present.map((name) =>
+        .select((eb) => [
+          eb.fn.sum<number | null>('n').as('everyone'),
+          ...present.map((name) =>
             eb.fn
               .sum<number | null>(
                 eb
@@ -235,10 +266,48 @@ export function entityIndexRepository(db: Db) {
               )
               .as(name),
           ),
+        ])
+        .executeTakeFirst()) as Partial<Record<'everyone' | EntityIndexFilterName, number | null>>;
+      const matching = (name: EntityIndexFilterName) => row[name] ?? 0;
+      const rarest = present.reduce<EntityIndexFilterName | undefined>(
+        (best, name) => (best === undefined || matching(name) < matching(best) ? name : best),
+        undefined,
+      );
+      return rarest === undefined
+        ? { matching: row.everyone ?? 0 }
+        : { filter: rarest, matching: matching(rarest) };
+    },
+
+    /**
+     * How SQLite reads a page (undefined: as its planner likes, and always on PostgreSQL). With a
+     * name start and another sort, a range of M names is read and sorted, while walking the order
+     * passes about limit × (what the lead matches) / M rows: the smaller is read, the range counted
+     * no further than where the two meet.
+     */
+    async planOf(
+      criteria: EntityIndexCriteria,
+      sort: EntityIndexSort,
+      limit: number,
+    ): Promise<EntityIndexPlan | undefined> {
+      const lead = await this.leadOf(criteria);
+      if (lead === undefined) return undefined;
+      if (criteria.namePrefix === undefined || sort === 'name') {
+        return { lead: lead.filter, drive: criteria.namePrefix === undefined ? 'order' : 'name' };
+      }
+      const meet = Math.ceil(Math.sqrt(limit * lead.matching));
+      const byName: EntityIndexPlan = { lead: lead.filter, drive: 'name' };
+      const { named } = await db
+        .selectFrom(
+          db
+            .selectFrom('entities')
+            .select('entities.id')
+            .where((eb) => matches(eb, criteria, byName))
+            .limit(meet)
+            .as('range'),
         )
-        .executeTakeFirst()) as Partial<Record<EntityIndexFilterName, number | null>> | undefined;
-      const matching = (name: EntityIndexFilterName) => row?.[name] ?? 0;
-      return present.reduce((rarest, name) => (matching(name) < matching(rarest) ? name : rarest));
+        .select((eb) => eb.fn.countAll<number>().as('named'))
+        .executeTakeFirstOrThrow();
+      return named < meet ? byName : { lead: lead.filter, drive: 'order' };
     },
 
     /**
@@ -278,11 +347,12 @@ export function entityIndexRepository(db: Db) {
       // The name range and the exact IDs counted apart: under one OR neither reads its own index,
       // and a filter's index is walked whole instead (489 ms for a 4-letter name at 100,000).
       const { namePrefix, exact } = criteria;
+      const lead = (await this.leadOf(criteria))?.filter;
       const count = (where: (eb: Entities) => Expression<SqlBool>[]) =>
         db
           .selectFrom('entities')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where((eb) => eb.and([...filtersOf(eb, criteria), ...where(eb)]));
+          .where((eb) => eb.and([...filtersOf(eb, criteria, lead), ...where(eb)]));
       const row = await db
         .selectNoFrom([
           count((eb) =>

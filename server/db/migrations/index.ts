@@ -35,6 +35,7 @@ import * as migration0034 from './0034_gateway_assignments.ts';
 import * as migration0036 from './0036_entity_index_counts.ts';
 import * as migration0037 from './0037_entities_empty_as_null.ts';
 import * as migration0038 from './0038_entity_planner_statistics.ts';
+import * as migration0039 from './0039_entity_index_filters_in_index.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -78,4 +79,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0036_entity_index_counts', migration0036],
   ['0037_entities_empty_as_null', migration0037],
   ['0038_entity_planner_statistics', migration0038],
+  ['0039_entity_index_filters_in_index', migration0039],
 ];
