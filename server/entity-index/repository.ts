@@ -1,4 +1,10 @@
-import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Expression,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { EntityIndexOrder, EntityIndexSort } from '../../contract/entity-index.ts';
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
@@ -95,63 +101,70 @@ export interface EntityIndexPlan {
   drive: 'name' | 'order';
 }
 
-/**
- * The filters other than the name or ID. Given a lead (SQLite's only), the others are written
- * `+column`, which no index serves, so that the page reads the lead's index.
- */
+/** Which filters an index may seek: all (the planner's choice), or, given a lead, its own. */
+type Seeks = (name: EntityIndexFilterName) => boolean;
+const everyFilterSeeks: Seeks = () => true;
+const noFilterSeeks: Seeks = () => false;
+
+/** Given a lead, it seeks; so does a status under the status sort, one point of its order. */
+function seeksOf(lead: EntityIndexFilterName | undefined, sort?: EntityIndexSort): Seeks {
+  if (lead === undefined) return everyFilterSeeks;
+  return (name) => name === lead || (name === 'kycStatus' && sort === 'status');
+}
+
+/** The filters other than the name or ID; one no index may seek is written `+column`. */
 function filtersOf(
   eb: Entities,
   criteria: EntityIndexCriteria,
-  lead?: EntityIndexFilterName,
-  sort?: EntityIndexSort,
+  seeks: Seeks = everyFilterSeeks,
 ): Expression<SqlBool>[] {
   return FILTER_NAMES.flatMap((name) => {
     const value = criteria[name];
     if (value === undefined) return [];
     const column = sql.ref(`entities.${FILTER_COLUMNS[name]}`);
-    // A status under the status sort is one point of the order, which its index seeks.
-    const seeks =
-      lead === undefined || lead === name || (name === 'kycStatus' && sort === 'status');
-    const operand = seeks ? column : sql`+${column}`;
+    const operand = seeks(name) ? column : sql`+${column}`;
     return [value === null ? eb(operand, 'is', null) : eb(operand, '=', value)];
   });
 }
 
-/** An entity ID or external ID, as typed: its own two lookups, whatever else the query filters by. */
-function exactIds(eb: Entities, exact: NonNullable<EntityIndexCriteria['exact']>) {
-  return eb(
-    'entities.id',
-    'in',
-    eb
-      .selectFrom('entities as by_id')
-      .select('by_id.id')
-      .where('by_id.id', '=', exact.id)
-      .unionAll(
-        eb
-          .selectFrom('entities as by_external_id')
-          .select('by_external_id.id')
-          .where('by_external_id.external_id_folded', '=', exact.externalIdFolded),
-      ),
-  );
+/** The entities an ID or external ID names, as typed: two lookups of their own. */
+function exactIdsQuery(eb: Entities, exact: NonNullable<EntityIndexCriteria['exact']>) {
+  return eb
+    .selectFrom('entities as by_id')
+    .select('by_id.id')
+    .where('by_id.id', '=', exact.id)
+    .unionAll(
+      eb
+        .selectFrom('entities as by_external_id')
+        .select('by_external_id.id')
+        .where('by_external_id.external_id_folded', '=', exact.externalIdFolded),
+    );
 }
 
-function matches(
-  eb: Entities,
-  criteria: EntityIndexCriteria,
-  plan?: EntityIndexPlan,
-  sort?: EntityIndexSort,
-): Expression<SqlBool> {
-  const lead = plan?.lead;
+function exactIds(eb: Entities, exact: NonNullable<EntityIndexCriteria['exact']>) {
+  return eb('entities.id', 'in', exactIdsQuery(eb, exact));
+}
+
+function matches(eb: Entities, criteria: EntityIndexCriteria): Expression<SqlBool> {
   const text = [
-    ...(criteria.namePrefix === undefined
-      ? []
-      : [prefixRange(eb, criteria.namePrefix, plan?.drive !== 'order')]),
+    ...(criteria.namePrefix === undefined ? [] : [prefixRange(eb, criteria.namePrefix)]),
     ...(criteria.exact === undefined ? [] : [exactIds(eb, criteria.exact)]),
   ];
-  return eb.and([
-    ...filtersOf(eb, criteria, lead, sort),
-    ...(text.length === 0 ? [] : [eb.or(text)]),
-  ]);
+  return eb.and([...filtersOf(eb, criteria), ...(text.length === 0 ? [] : [eb.or(text)])]);
+}
+
+/** After a position in the order (none: from the start), by the key as the page orders by it. */
+function keysetAfter(
+  ordered: RawBuilder<string>,
+  order: EntityIndexOrder,
+  after: EntityIndexKey | undefined,
+): RawBuilder<SqlBool>[] {
+  if (after === undefined) return [];
+  return [
+    order === 'asc'
+      ? sql<SqlBool>`(${ordered}, entities.id) > (${after.value}, ${after.id})`
+      : sql<SqlBool>`(${ordered}, entities.id) < (${after.value}, ${after.id})`,
+  ];
 }
 
 /** The filters against 0036's groups, where '' stands for a null country or assignee. */
@@ -183,7 +196,8 @@ export function entityIndexRepository(db: Db) {
       const key = sortKey(sort);
       // `+key` no index serves: a name range read whole is then sorted, not walked against the order.
       const ordered = plan?.drive === 'name' && sort !== 'name' ? sql<string>`+${key}` : key;
-      return db
+      const { namePrefix, exact } = criteria;
+      const rows = db
         .selectFrom('entities')
         .leftJoin('legal_entities', 'legal_entities.entity_id', 'entities.id')
         .leftJoin('natural_persons', 'natural_persons.entity_id', 'entities.id')
@@ -207,16 +221,51 @@ export function entityIndexRepository(db: Db) {
             .select((count) => count.fn.countAll().as('n'))
             .whereRef('documents.entity_id', '=', 'entities.id')
             .as('documents'),
-        ])
-        .where((eb) => matches(eb, criteria, plan, sort))
-        .$if(after !== undefined, (query) =>
-          query.where(
-            order === 'asc'
-              ? sql<SqlBool>`(${ordered}, entities.id) > (${after?.value ?? ''}, ${after?.id ?? ''})`
-              : sql<SqlBool>`(${ordered}, entities.id) < (${after?.value ?? ''}, ${after?.id ?? ''})`,
-          ),
+        ]);
+      if (plan === undefined || namePrefix === undefined) {
+        return rows
+          .where((eb) =>
+            eb.and([
+              plan === undefined
+                ? matches(eb, criteria)
+                : eb.and(filtersOf(eb, criteria, seeksOf(plan.lead, sort))),
+              ...keysetAfter(ordered, order, after),
+            ]),
+          )
+          .orderBy(ordered, order)
+          .orderBy('entities.id', order)
+          .limit(limit);
+      }
+      // The names as planned, the page's worth, beside the exact IDs: under one OR, SQLite reads
+      // and sorts the whole name range even where the lead's name index holds it in order.
+      const named = db
+        .selectFrom('entities')
+        .select('entities.id')
+        .where((eb) =>
+          eb.and([
+            ...filtersOf(eb, criteria, seeksOf(plan.lead, sort)),
+            prefixRange(eb, namePrefix, plan.drive === 'name'),
+            ...keysetAfter(ordered, order, after),
+          ]),
         )
         .orderBy(ordered, order)
+        .orderBy('entities.id', order)
+        .limit(limit);
+      const few = sql<string>`+${key}`;
+      return rows
+        .where((eb) => {
+          const namedIds = eb.selectFrom(named.as('named')).select('named.id');
+          return eb.and([
+            eb(
+              'entities.id',
+              'in',
+              exact === undefined ? namedIds : namedIds.unionAll(exactIdsQuery(eb, exact)),
+            ),
+            ...filtersOf(eb, criteria, noFilterSeeks),
+            ...keysetAfter(few, order, after),
+          ]);
+        })
+        .orderBy(few, order)
         .orderBy('entities.id', order)
         .limit(limit);
     },
@@ -295,19 +344,24 @@ export function entityIndexRepository(db: Db) {
         return { lead: lead.filter, drive: criteria.namePrefix === undefined ? 'order' : 'name' };
       }
       const meet = Math.ceil(Math.sqrt(limit * lead.matching));
-      const byName: EntityIndexPlan = { lead: lead.filter, drive: 'name' };
+      const { namePrefix } = criteria;
       const { named } = await db
         .selectFrom(
           db
             .selectFrom('entities')
             .select('entities.id')
-            .where((eb) => matches(eb, criteria, byName))
+            .where((eb) =>
+              eb.and([
+                ...filtersOf(eb, criteria, seeksOf(lead.filter)),
+                prefixRange(eb, namePrefix),
+              ]),
+            )
             .limit(meet)
             .as('range'),
         )
         .select((eb) => eb.fn.countAll<number>().as('named'))
         .executeTakeFirstOrThrow();
-      return named < meet ? byName : { lead: lead.filter, drive: 'order' };
+      return { lead: lead.filter, drive: named < meet ? 'name' : 'order' };
     },
 
     /**
@@ -347,12 +401,12 @@ export function entityIndexRepository(db: Db) {
       // The name range and the exact IDs counted apart: under one OR neither reads its own index,
       // and a filter's index is walked whole instead (489 ms for a 4-letter name at 100,000).
       const { namePrefix, exact } = criteria;
-      const lead = (await this.leadOf(criteria))?.filter;
+      const seeks = seeksOf((await this.leadOf(criteria))?.filter);
       const count = (where: (eb: Entities) => Expression<SqlBool>[]) =>
         db
           .selectFrom('entities')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where((eb) => eb.and([...filtersOf(eb, criteria, lead), ...where(eb)]));
+          .where((eb) => eb.and([...filtersOf(eb, criteria, seeks), ...where(eb)]));
       const row = await db
         .selectNoFrom([
           count((eb) =>
