@@ -217,6 +217,10 @@ function keyOf(entity: Generated, sort: EntityIndexSort): string {
 
 type Filter = Record<string, string>;
 
+const SORTS_AND_ORDERS = ENTITY_INDEX_SORTS.flatMap((sort) =>
+  ENTITY_INDEX_ORDERS.map((order) => [sort, order] as const),
+);
+
 function oracle(filter: Filter, sort: EntityIndexSort, order: EntityIndexOrder): string[] {
   const caller = server.account.username;
   const assignee = filter.assignee === 'me' ? caller : filter.assignee;
@@ -305,11 +309,7 @@ const FILTERS: Filter[] = [
 ];
 
 describe(`GET /api/v2/entity-index (${testEngine})`, () => {
-  it.each(
-    ENTITY_INDEX_SORTS.flatMap((sort) =>
-      ENTITY_INDEX_ORDERS.map((order) => [sort, order] as const),
-    ),
-  )(
+  it.each(SORTS_AND_ORDERS)(
     'sort=%s order=%s agrees with a brute-force oracle under every filter, page by page',
     async (sort, order) => {
       for (const filter of FILTERS) {
@@ -568,11 +568,7 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
     return ids;
   }
 
-  it.each(
-    ENTITY_INDEX_SORTS.flatMap((sort) =>
-      ENTITY_INDEX_ORDERS.map((order) => [sort, order] as const),
-    ),
-  )(
+  it.each(SORTS_AND_ORDERS)(
     'sort=%s order=%s: a name start read by its range or in the order agrees with the oracle',
     async (sort, order) => {
       for (const filter of named) {

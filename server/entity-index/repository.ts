@@ -127,6 +127,17 @@ function filtersOf(
   });
 }
 
+/** A name start under the filters: its range read by index, or tested on each row walked. */
+function namesMatching(
+  eb: Entities,
+  criteria: EntityIndexCriteria,
+  namePrefix: string,
+  seeks: Seeks,
+  indexed = true,
+): Expression<SqlBool>[] {
+  return [...filtersOf(eb, criteria, seeks), prefixRange(eb, namePrefix, indexed)];
+}
+
 /** The entities an ID or external ID names, as typed: two lookups of their own. */
 function exactIdsQuery(eb: Entities, exact: NonNullable<EntityIndexCriteria['exact']>) {
   return eb
@@ -243,8 +254,13 @@ export function entityIndexRepository(db: Db) {
         .select('entities.id')
         .where((eb) =>
           eb.and([
-            ...filtersOf(eb, criteria, seeksOf(plan.lead, sort)),
-            prefixRange(eb, namePrefix, plan.drive === 'name'),
+            ...namesMatching(
+              eb,
+              criteria,
+              namePrefix,
+              seeksOf(plan.lead, sort),
+              plan.drive === 'name',
+            ),
             ...keysetAfter(ordered, order, after),
           ]),
         )
@@ -350,12 +366,7 @@ export function entityIndexRepository(db: Db) {
           db
             .selectFrom('entities')
             .select('entities.id')
-            .where((eb) =>
-              eb.and([
-                ...filtersOf(eb, criteria, seeksOf(lead.filter)),
-                prefixRange(eb, namePrefix),
-              ]),
-            )
+            .where((eb) => eb.and(namesMatching(eb, criteria, namePrefix, seeksOf(lead.filter))))
             .limit(meet)
             .as('range'),
         )
