@@ -9,6 +9,7 @@ import type { EntityIndexOrder, EntityIndexSort } from '../../contract/entity-in
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type { Database, EntityIndexCountTable } from '../db/schema.ts';
+import { createVersionedCache } from '../db/versioned-cache.ts';
 
 /** Where undated entities sort: after every date ascending (0029's index expression). */
 const UNDATED_LAST = '9999-12-31';
@@ -193,6 +194,25 @@ function groupMatches(
 
 const GROUP_COLUMNS = ['kind', 'kyc_status', 'risk_level', 'country', 'assignee', 'n'] as const;
 
+/** 0036's groups, a few thousand whatever the data, kept per database until the entity data changes. */
+const keptGroups = new WeakMap<
+  Db,
+  ReturnType<typeof createVersionedCache<EntityIndexCountTable[]>>
+>();
+
+/** The entities a filter matches, summed over the groups, where '' stands for null. */
+function matchingIn(
+  groups: readonly EntityIndexCountTable[],
+  name: EntityIndexFilterName,
+  value: string | null,
+): number {
+  const column = FILTER_COLUMNS[name];
+  return groups.reduce(
+    (sum, group) => (group[column] === (value ?? '') ? sum + Number(group.n) : sum),
+    0,
+  );
+}
+
 export function entityIndexRepository(db: Db) {
   return {
     /** The page query alone, exported for the query-plan tests. */
@@ -315,32 +335,24 @@ export function entityIndexRepository(db: Db) {
       if (engineOf(db) !== 'sqlite') return undefined;
       const present = FILTER_NAMES.filter((name) => criteria[name] !== undefined);
       if (present.length < (criteria.namePrefix === undefined ? 2 : 0)) return undefined;
-      const row = (await db
-        .selectFrom('entity_index_counts as groups')
-        .select((eb) => [
-          eb.fn.sum<number | null>('n').as('everyone'),
-          ...present.map((name) =>
-            eb.fn
-              .sum<number | null>(
-                eb
-                  .case()
-                  .when(groupMatches(eb, { [name]: criteria[name] }))
-                  .then(eb.ref('n'))
-                  .else(0)
-                  .end(),
-              )
-              .as(name),
-          ),
-        ])
-        .executeTakeFirst()) as Partial<Record<'everyone' | EntityIndexFilterName, number | null>>;
-      const matching = (name: EntityIndexFilterName) => row[name] ?? 0;
-      const rarest = present.reduce<EntityIndexFilterName | undefined>(
-        (best, name) => (best === undefined || matching(name) < matching(best) ? name : best),
-        undefined,
+      let kept = keptGroups.get(db);
+      if (kept === undefined) {
+        kept = createVersionedCache<EntityIndexCountTable[]>(db, { entries: 1 });
+        keptGroups.set(db, kept);
+      }
+      const groups = await kept.get('groups', () =>
+        db.selectFrom('entity_index_counts').select(GROUP_COLUMNS).execute(),
       );
-      return rarest === undefined
-        ? { matching: row.everyone ?? 0 }
-        : { filter: rarest, matching: matching(rarest) };
+      const rarest = present
+        .map((name) => ({
+          filter: name,
+          matching: matchingIn(groups, name, criteria[name] ?? null),
+        }))
+        .reduce<EntityIndexLead | undefined>(
+          (best, lead) => (best === undefined || lead.matching < best.matching ? lead : best),
+          undefined,
+        );
+      return rarest ?? { matching: groups.reduce((sum, group) => sum + Number(group.n), 0) };
     },
 
     /**
