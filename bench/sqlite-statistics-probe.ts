@@ -19,7 +19,7 @@ import {
 } from '../contract/entity-index.ts';
 import { openDatabase, type Db } from '../server/db/database.ts';
 import { entityIndexRepository } from '../server/entity-index/repository.ts';
-import { criteriaOf } from '../server/entity-index/service.ts';
+import { createEntityIndexKept, criteriaOf } from '../server/entity-index/service.ts';
 import { reviewsRepository, type ReviewQueueFilter } from '../server/reviews/repository.ts';
 import { countedWindows, rangeOf } from '../server/reviews/service.ts';
 import { COUNTRIES } from '../server/seed/locales.ts';
@@ -52,6 +52,8 @@ for (const dataDir of dataDirs) {
 }
 const first = sides[0];
 if (!first) throw new Error('no database');
+const keptBy = new Map(sides.map((side) => [side.db, createEntityIndexKept(side.db)]));
+const keptOf = (db: Db) => keptBy.get(db) ?? createEntityIndexKept(db);
 
 interface Probe {
   scenario: string;
@@ -86,13 +88,21 @@ for (let index = 0; index < Number(options.filters); index++) {
     {
       scenario: 'entity-index page',
       label,
-      run: (db) => entityIndexRepository(db).page(criteria, sort, order, undefined, 26),
+      run: async (db) =>
+        entityIndexRepository(db).page(
+          criteria,
+          sort,
+          order,
+          undefined,
+          26,
+          await keptOf(db).lead(criteria),
+        ),
       query: (db) => entityIndexRepository(db).pageQuery(criteria, sort, order, undefined, 26),
     },
     {
       scenario: 'entity-index total',
       label,
-      run: (db) => entityIndexRepository(db).total(criteria),
+      run: async (db) => entityIndexRepository(db).total(criteria, await keptOf(db).lead(criteria)),
     },
   );
 }

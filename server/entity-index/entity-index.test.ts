@@ -10,7 +10,7 @@ import {
 import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
-import { criteriaOf } from './service.ts';
+import { createEntityIndexKept, criteriaOf, type EntityIndexKept } from './service.ts';
 import {
   entityIndexRepository,
   type EntityIndexDbRow,
@@ -544,6 +544,10 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
   const named = FILTERS.filter((filter) => filter.q !== undefined);
   const criteriaFor = (filter: Filter) =>
     criteriaOf(entityIndexFilterSchema.parse(filter), server.account.username);
+  let kept: EntityIndexKept;
+  beforeAll(() => {
+    kept = createEntityIndexKept(db);
+  });
 
   /** Every row of the filter through the repository, in pages of 7 read by `plan`. */
   async function readAll(
@@ -572,9 +576,13 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
     'sort=%s order=%s: a name start read by its range or in the order agrees with the oracle',
     async (sort, order) => {
       for (const filter of named) {
-        const { lead } = (await entityIndexRepository(db).planOf(criteriaFor(filter), sort, 7)) ?? {
-          lead: undefined,
-        };
+        const criteria = criteriaFor(filter);
+        const { lead } = (await entityIndexRepository(db).planOf(
+          criteria,
+          sort,
+          7,
+          await kept.lead(criteria),
+        )) ?? { lead: undefined };
         for (const drive of ['name', 'order'] as const) {
           expect(
             await readAll(filter, sort, order, { lead, drive }),
@@ -593,8 +601,10 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
     const wide = { q: 'a' };
     expect(oracle(narrow, 'created', 'asc').length).toBeLessThan(meet(1));
     expect(oracle(wide, 'created', 'asc').length).toBeGreaterThanOrEqual(meet(1));
-    const planOf = (filter: Filter, sort: EntityIndexSort) =>
-      repository.planOf(criteriaFor(filter), sort, 1);
+    const planOf = async (filter: Filter, sort: EntityIndexSort) => {
+      const criteria = criteriaFor(filter);
+      return repository.planOf(criteria, sort, 1, await kept.lead(criteria));
+    };
     expect(await planOf(narrow, 'created')).toEqual({ drive: 'name' });
     expect(await planOf(wide, 'created')).toEqual({ drive: 'order' });
     // Sorted by name, the range is the order.

@@ -9,7 +9,6 @@ import type { EntityIndexOrder, EntityIndexSort } from '../../contract/entity-in
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import type { Database, EntityIndexCountTable } from '../db/schema.ts';
-import { createVersionedCache } from '../db/versioned-cache.ts';
 
 /** Where undated entities sort: after every date ascending (0029's index expression). */
 const UNDATED_LAST = '9999-12-31';
@@ -179,7 +178,12 @@ function keysetAfter(
   ];
 }
 
-/** The filters against 0036's groups, where '' stands for a null country or assignee. */
+/** A filter's value as 0036's groups hold it: '' stands for a null country or assignee. */
+function groupValue(value: string | null): string {
+  return value ?? '';
+}
+
+/** The filters against 0036's groups. */
 function groupMatches(
   eb: ExpressionBuilder<{ groups: EntityIndexCountTable }, 'groups'>,
   criteria: EntityIndexCriteria,
@@ -187,28 +191,24 @@ function groupMatches(
   return eb.and(
     FILTER_NAMES.flatMap((name) => {
       const value = criteria[name];
-      return value === undefined ? [] : [eb(FILTER_COLUMNS[name], '=', value ?? '')];
+      return value === undefined ? [] : [eb(FILTER_COLUMNS[name], '=', groupValue(value))];
     }),
   );
 }
 
 const GROUP_COLUMNS = ['kind', 'kyc_status', 'risk_level', 'country', 'assignee', 'n'] as const;
 
-/** 0036's groups, a few thousand whatever the data, kept per database until the entity data changes. */
-const keptGroups = new WeakMap<
-  Db,
-  ReturnType<typeof createVersionedCache<EntityIndexCountTable[]>>
->();
+export type EntityIndexCountGroup = Pick<EntityIndexCountTable, (typeof GROUP_COLUMNS)[number]>;
 
-/** The entities a filter matches, summed over the groups, where '' stands for null. */
+/** The entities a filter matches, summed over the groups. */
 function matchingIn(
-  groups: readonly EntityIndexCountTable[],
+  groups: readonly EntityIndexCountGroup[],
   name: EntityIndexFilterName,
   value: string | null,
 ): number {
   const column = FILTER_COLUMNS[name];
   return groups.reduce(
-    (sum, group) => (group[column] === (value ?? '') ? sum + Number(group.n) : sum),
+    (sum, group) => (group[column] === groupValue(value) ? sum + Number(group.n) : sum),
     0,
   );
 }
@@ -312,8 +312,9 @@ export function entityIndexRepository(db: Db) {
       order: EntityIndexOrder,
       after: EntityIndexKey | undefined,
       limit: number,
+      lead: EntityIndexLead | undefined,
     ): Promise<EntityIndexDbRow[]> {
-      const plan = await this.planOf(criteria, sort, limit);
+      const plan = await this.planOf(criteria, sort, limit, lead);
       return (await this.pageQuery(
         criteria,
         sort,
@@ -324,35 +325,36 @@ export function entityIndexRepository(db: Db) {
       ).execute()) as EntityIndexDbRow[];
     },
 
+    /** 0036's groups, a few thousand whatever the data. */
+    countGroups(): Promise<EntityIndexCountGroup[]> {
+      return db.selectFrom('entity_index_counts').select(GROUP_COLUMNS).execute();
+    },
+
     /**
      * On SQLite, the filter matching the fewest entities (0036's exact counts), for a page of two
      * filters or more, or of one with a name start: reading its index passes at most that many
      * rows, and 0039's indexes test the other filters without reading the rows. SQLite's planner
      * judges by averages (0038) and would sort a two-filter range or walk a common value's index
-     * instead (122 ms at 1,500,000); PostgreSQL's by its own.
+     * instead (122 ms at 1,500,000); PostgreSQL's by its own. `groups` is read only when needed.
      */
-    async leadOf(criteria: EntityIndexCriteria): Promise<EntityIndexLead | undefined> {
+    async leadOf(
+      criteria: EntityIndexCriteria,
+      groups: () => Promise<readonly EntityIndexCountGroup[]>,
+    ): Promise<EntityIndexLead | undefined> {
       if (engineOf(db) !== 'sqlite') return undefined;
       const present = FILTER_NAMES.filter((name) => criteria[name] !== undefined);
       if (present.length < (criteria.namePrefix === undefined ? 2 : 0)) return undefined;
-      let kept = keptGroups.get(db);
-      if (kept === undefined) {
-        kept = createVersionedCache<EntityIndexCountTable[]>(db, { entries: 1 });
-        keptGroups.set(db, kept);
-      }
-      const groups = await kept.get('groups', () =>
-        db.selectFrom('entity_index_counts').select(GROUP_COLUMNS).execute(),
-      );
+      const counted = await groups();
       const rarest = present
         .map((name) => ({
           filter: name,
-          matching: matchingIn(groups, name, criteria[name] ?? null),
+          matching: matchingIn(counted, name, criteria[name] ?? null),
         }))
         .reduce<EntityIndexLead | undefined>(
           (best, lead) => (best === undefined || lead.matching < best.matching ? lead : best),
           undefined,
         );
-      return rarest ?? { matching: groups.reduce((sum, group) => sum + Number(group.n), 0) };
+      return rarest ?? { matching: counted.reduce((sum, group) => sum + Number(group.n), 0) };
     },
 
     /**
@@ -365,8 +367,8 @@ export function entityIndexRepository(db: Db) {
       criteria: EntityIndexCriteria,
       sort: EntityIndexSort,
       limit: number,
+      lead: EntityIndexLead | undefined,
     ): Promise<EntityIndexPlan | undefined> {
-      const lead = await this.leadOf(criteria);
       if (lead === undefined) return undefined;
       if (criteria.namePrefix === undefined || sort === 'name') {
         return { lead: lead.filter, drive: criteria.namePrefix === undefined ? 'order' : 'name' };
@@ -406,7 +408,7 @@ export function entityIndexRepository(db: Db) {
      * Without a name or ID, a total is a sum over 0036's per-group counts (a few thousand rows
      * whatever the data); with one, a count of the matching name range and exact IDs.
      */
-    async total(criteria: EntityIndexCriteria): Promise<number> {
+    async total(criteria: EntityIndexCriteria, lead: EntityIndexLead | undefined): Promise<number> {
       if (criteria.namePrefix === undefined && criteria.exact === undefined) {
         await this.foldCountDeltas();
         const groups = db
@@ -424,7 +426,7 @@ export function entityIndexRepository(db: Db) {
       // The name range and the exact IDs counted apart: under one OR neither reads its own index,
       // and a filter's index is walked whole instead (489 ms for a 4-letter name at 100,000).
       const { namePrefix, exact } = criteria;
-      const seeks = seeksOf((await this.leadOf(criteria))?.filter);
+      const seeks = seeksOf(lead?.filter);
       const count = (where: (eb: Entities) => Expression<SqlBool>[]) =>
         db
           .selectFrom('entities')

@@ -9,7 +9,7 @@ import {
 import { READERS, callerOf } from '../auth/caller.ts';
 import { defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { createEntityIndexTotals, entityIndexCsvLines, entityIndexPage } from './service.ts';
+import { createEntityIndexKept, entityIndexCsvLines, entityIndexPage } from './service.ts';
 
 export interface EntityIndexPluginOptions {
   services: AppServices;
@@ -21,7 +21,7 @@ export const entityIndexPlugin: FastifyPluginCallback<EntityIndexPluginOptions> 
   { services },
   done,
 ) => {
-  const totals = createEntityIndexTotals(services.db);
+  const kept = createEntityIndexKept(services.db);
   defineRoute(
     app,
     {
@@ -54,10 +54,10 @@ export const entityIndexPlugin: FastifyPluginCallback<EntityIndexPluginOptions> 
           .type('text/csv; charset=utf-8')
           .header('Content-Disposition', `attachment; filename="entities-${day}.csv"`)
           .header('Cache-Control', 'no-store')
-          .send(Readable.from(entityIndexCsvLines(services.db, filter, caller)));
+          .send(Readable.from(entityIndexCsvLines(services.db, kept, filter, caller)));
         return undefined;
       }
-      return entityIndexPage(services.db, totals, { ...filter, limit, cursor, format }, caller);
+      return entityIndexPage(services.db, kept, { ...filter, limit, cursor, format }, caller);
     },
   );
   done();

@@ -12,9 +12,11 @@ import { csvLine } from '../http/csv.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
   entityIndexRepository,
+  type EntityIndexCountGroup,
   type EntityIndexCriteria,
   type EntityIndexDbRow,
   type EntityIndexKey,
+  type EntityIndexLead,
 } from './repository.ts';
 
 /** Filter combinations whose totals are kept; past this the least recently used go first. */
@@ -92,28 +94,36 @@ function keyOfCursor(sort: EntityIndexSort, cursor: string): EntityIndexKey {
 }
 
 /**
- * The totals per filter, kept until the entity data changes: a total grows with the entities
- * matched, a page is the first rows of an index range.
+ * What the entity index keeps until the entity data changes: 0036's groups, from which each
+ * request's lead is chosen once, and the totals per filter (a total grows with the entities
+ * matched, a page is the first rows of an index range).
  */
-export function createEntityIndexTotals(db: Db) {
-  const kept = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
-  return (criteria: EntityIndexCriteria) =>
-    kept.get(JSON.stringify(criteria), () => entityIndexRepository(db).total(criteria));
+export function createEntityIndexKept(db: Db) {
+  const repository = entityIndexRepository(db);
+  const groups = createVersionedCache<EntityIndexCountGroup[]>(db, { entries: 1 });
+  const totals = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
+  return {
+    lead: (criteria: EntityIndexCriteria) =>
+      repository.leadOf(criteria, () => groups.get('groups', () => repository.countGroups())),
+    total: (criteria: EntityIndexCriteria, lead: EntityIndexLead | undefined) =>
+      totals.get(JSON.stringify(criteria), () => repository.total(criteria, lead)),
+  };
 }
-export type EntityIndexTotals = ReturnType<typeof createEntityIndexTotals>;
+export type EntityIndexKept = ReturnType<typeof createEntityIndexKept>;
 
 export async function entityIndexPage(
   db: Db,
-  totals: EntityIndexTotals,
+  kept: EntityIndexKept,
   query: EntityIndexQuery,
   caller: string,
 ): Promise<EntityIndexPage> {
   const criteria = criteriaOf(query, caller);
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.sort, query.cursor);
+  const lead = await kept.lead(criteria);
   // One row more than asked tells whether a next page exists.
   const [rows, total] = await Promise.all([
-    entityIndexRepository(db).page(criteria, query.sort, query.order, after, query.limit + 1),
-    totals(criteria),
+    entityIndexRepository(db).page(criteria, query.sort, query.order, after, query.limit + 1, lead),
+    kept.total(criteria, lead),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -135,12 +145,14 @@ export function foldEntityIndexCounts(db: Db): Promise<void> {
 /** Every matching row in the index's order as CSV, read a thousand rows at a time. */
 export async function* entityIndexCsvLines(
   db: Db,
+  kept: EntityIndexKept,
   filter: EntityIndexFilter,
   caller: string,
 ): AsyncGenerator<string> {
   yield `${ENTITY_INDEX_CSV_COLUMNS.join(',')}\r\n`;
   const criteria = criteriaOf(filter, caller);
   const repository = entityIndexRepository(db);
+  const lead = await kept.lead(criteria);
   let after: EntityIndexKey | undefined;
   for (;;) {
     const rows = await repository.page(
@@ -149,6 +161,7 @@ export async function* entityIndexCsvLines(
       filter.order,
       after,
       CSV_ROWS_PER_READ,
+      lead,
     );
     if (rows.length === 0) return;
     yield rows.map((row) => csvLine(ENTITY_INDEX_CSV_COLUMNS, rowOf(row))).join('');
