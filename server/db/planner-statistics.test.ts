@@ -107,7 +107,7 @@ describe.runIf(testEngine === 'sqlite')('SQLite planner statistics (0038)', () =
       expect(firstRead, plan.join('\n')).toContain(seeks);
       expect(plan.join('\n')).not.toContain('TEMP B-TREE');
       // 0039: every filter column is in the index, so only returned rows are read.
-      const index = /USING INDEX (\w+)/.exec(firstRead ?? '')?.[1] ?? '';
+      const index = /USING (?:COVERING )?INDEX (\w+)/.exec(firstRead ?? '')?.[1] ?? '';
       const { rows } = await sql<{
         name: string;
       }>`select name from pragma_index_info(${index})`.execute(db);

@@ -15,7 +15,9 @@ import {
   entityIndexRepository,
   type EntityIndexDbRow,
   type EntityIndexKey,
+  type EntityIndexLead,
   type EntityIndexPlan,
+  NAME_ENTRIES_PER_ROW,
 } from './repository.ts';
 import {
   withEntitySearchColumns,
@@ -595,18 +597,18 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
 
   it('reads a name range that meets the walk sooner, and walks the order past a wider one', async () => {
     const repository = entityIndexRepository(db);
-    // With no filter the walk passes about limit × everyone / matches rows: they meet at √(limit × 160).
-    const meet = (limit: number) => Math.ceil(Math.sqrt(limit * generated.length));
-    const narrow = { q: 'CRM-17' };
-    const wide = { q: 'a' };
-    expect(oracle(narrow, 'created', 'asc').length).toBeLessThan(meet(1));
-    expect(oracle(wide, 'created', 'asc').length).toBeGreaterThanOrEqual(meet(1));
-    const planOf = async (filter: Filter, sort: EntityIndexSort) => {
+    const planOf = async (filter: Filter, sort: EntityIndexSort, lead?: EntityIndexLead) => {
       const criteria = criteriaFor(filter);
-      return repository.planOf(criteria, sort, 1, await kept.lead(criteria));
+      return repository.planOf(criteria, sort, 1, lead ?? (await kept.lead(criteria)));
     };
-    expect(await planOf(narrow, 'created')).toEqual({ drive: 'name' });
-    expect(await planOf(wide, 'created')).toEqual({ drive: 'order' });
+    expect(await planOf({ q: 'CRM-17' }, 'created')).toEqual({ drive: 'name' });
+    // A page of one walks about (what the lead matches) / names rows, each worth
+    // NAME_ENTRIES_PER_ROW names: the range is read while names² < NAME_ENTRIES_PER_ROW × matching.
+    const wide = { q: 'a' };
+    const names = await repository.total(criteriaFor(wide), undefined);
+    const meetsAt = Math.floor((names * names) / NAME_ENTRIES_PER_ROW);
+    expect(await planOf(wide, 'created', { matching: meetsAt + 1 })).toEqual({ drive: 'name' });
+    expect(await planOf(wide, 'created', { matching: meetsAt })).toEqual({ drive: 'order' });
     // Sorted by name, the range is the order.
     expect(await planOf(wide, 'name')).toEqual({ drive: 'name' });
     expect(await planOf({ ...wide, country: 'DE' }, 'name')).toEqual({
