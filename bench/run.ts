@@ -214,7 +214,7 @@ async function benchScale(
   execFileSync('sync');
   // Nor cold: a server in use holds its file in the kernel's cache where memory allows, and the
   // 1,000,000 random-filter scenario of 2026-11-27 waited on reads (0.27 cores busy, p95 3.6 s).
-  for (const dataDir of [baseFixture.dataDir, fixture.dataDir]) await readThrough(dataDir);
+  // Each file is read right before its own part: this machine pages out what a minute left idle.
   const options = {
     seconds,
     references: false,
@@ -223,7 +223,9 @@ async function benchScale(
     scaleOnly: true,
   };
   try {
+    await readThrough(baseFixture.dataDir);
     const baseAgain = await runServerBench(baseFixture, options);
+    await readThrough(fixture.dataDir);
     const server = await runServerBench(fixture, options);
     const p95VsBase = Object.fromEntries(
       server.results.map((row) => {
