@@ -19,7 +19,11 @@ import {
 } from '../contract/entity-index.ts';
 import { openDatabase, type Db } from '../server/db/database.ts';
 import { entityIndexRepository } from '../server/entity-index/repository.ts';
-import { createEntityIndexKept, criteriaOf } from '../server/entity-index/service.ts';
+import {
+  createEntityIndexKept,
+  criteriaOf,
+  type EntityIndexKept,
+} from '../server/entity-index/service.ts';
 import { reviewsRepository, type ReviewQueueFilter } from '../server/reviews/repository.ts';
 import { countedWindows, rangeOf } from '../server/reviews/service.ts';
 import { COUNTRIES } from '../server/seed/locales.ts';
@@ -40,6 +44,7 @@ if (dataDirs.length === 0) throw new Error('--data-dir is required (see the head
 interface Side {
   name: string;
   db: Db;
+  kept: EntityIndexKept;
 }
 const sides: Side[] = [];
 for (const dataDir of dataDirs) {
@@ -48,17 +53,15 @@ for (const dataDir of dataDirs) {
     n: number;
   }>`select count(*) as n from sqlite_master where name = 'sqlite_stat1'`.execute(db);
   const stats = rows[0]?.n ? 'with statistics' : 'without statistics';
-  sides.push({ name: `${path.basename(dataDir)} (${stats})`, db });
+  sides.push({ name: `${path.basename(dataDir)} (${stats})`, db, kept: createEntityIndexKept(db) });
 }
 const first = sides[0];
 if (!first) throw new Error('no database');
-const keptBy = new Map(sides.map((side) => [side.db, createEntityIndexKept(side.db)]));
-const keptOf = (db: Db) => keptBy.get(db) ?? createEntityIndexKept(db);
 
 interface Probe {
   scenario: string;
   label: string;
-  run: (db: Db) => Promise<unknown>;
+  run: (db: Db, kept: EntityIndexKept) => Promise<unknown>;
   /** The query, for its plan. */
   query?: (db: Db) => Compilable;
 }
@@ -88,21 +91,21 @@ for (let index = 0; index < Number(options.filters); index++) {
     {
       scenario: 'entity-index page',
       label,
-      run: async (db) =>
+      run: async (db, kept) =>
         entityIndexRepository(db).page(
           criteria,
           sort,
           order,
           undefined,
           26,
-          await keptOf(db).lead(criteria),
+          await kept.lead(criteria),
         ),
       query: (db) => entityIndexRepository(db).pageQuery(criteria, sort, order, undefined, 26),
     },
     {
       scenario: 'entity-index total',
       label,
-      run: async (db) => entityIndexRepository(db).total(criteria, await keptOf(db).lead(criteria)),
+      run: async (db, kept) => entityIndexRepository(db).total(criteria, await kept.lead(criteria)),
     },
   );
 }
@@ -150,7 +153,7 @@ for (let round = 0; round < Number(options.rounds); round++) {
       const sideIndex = (turn + round) % sides.length;
       const side = sides[sideIndex] ?? first;
       const started = performance.now();
-      const answer = JSON.stringify(await probe.run(side.db));
+      const answer = JSON.stringify(await probe.run(side.db, side.kept));
       perSide[sideIndex]?.push(performance.now() - started);
       expected ??= answer;
       if (answer !== expected) throw new Error(`${probe.scenario} ${probe.label}: answers differ`);

@@ -601,6 +601,12 @@ describe.runIf(testEngine === 'sqlite')('entity index plans on SQLite', () => {
       const criteria = criteriaFor(filter);
       return repository.planOf(criteria, sort, 1, lead ?? (await kept.lead(criteria)));
     };
+    // An external ID matches a name range far narrower than where it meets the walk of all.
+    const narrow = criteriaFor({ q: 'CRM-17' });
+    const all = await kept.lead(narrow);
+    expect(await repository.total(narrow, undefined)).toBeLessThan(
+      Math.sqrt(NAME_ENTRIES_PER_ROW * (all?.matching ?? 0)),
+    );
     expect(await planOf({ q: 'CRM-17' }, 'created')).toEqual({ drive: 'name' });
     // A page of one walks about (what the lead matches) / names rows, each worth
     // NAME_ENTRIES_PER_ROW names: the range is read while names² < NAME_ENTRIES_PER_ROW × matching.
