@@ -115,32 +115,28 @@ export function entitiesRepository(db: Db) {
 
     /** Inserts the legal entity, its verifications and its primary contact; call inside a transaction. */
     async insertLegalEntity(records: NewLegalEntity) {
-      const contact = records.primaryContact;
+      const legalEntity = withLegalEntitySearchColumns(records.legalEntity);
+      const given = records.primaryContact;
+      const contact = given && {
+        entity: given.entity,
+        person: naturalPersonWithSearchColumns(
+          given.person,
+          given.person.country_code ?? records.legalEntity.country,
+        ),
+      };
       await db
         .insertInto('entities')
-        .values(
-          (contact ? [records.entity, contact.entity] : [records.entity]).map(
-            withEntitySearchColumns,
-          ),
-        )
+        .values([
+          withEntitySearchColumns(records.entity, legalEntity),
+          ...(contact ? [withEntitySearchColumns(contact.entity, contact.person)] : []),
+        ])
         .execute();
-      await db
-        .insertInto('legal_entities')
-        .values(withLegalEntitySearchColumns(records.legalEntity))
-        .execute();
+      await db.insertInto('legal_entities').values(legalEntity).execute();
       if (records.verifications.length > 0) {
         await db.insertInto('verifications').values(records.verifications).execute();
       }
       if (contact) {
-        await db
-          .insertInto('natural_persons')
-          .values(
-            naturalPersonWithSearchColumns(
-              contact.person,
-              contact.person.country_code ?? records.legalEntity.country,
-            ),
-          )
-          .execute();
+        await db.insertInto('natural_persons').values(contact.person).execute();
         await db
           .insertInto('entity_links')
           .values({

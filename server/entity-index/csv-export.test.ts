@@ -56,46 +56,44 @@ async function insertPeople(count: number, lastName: string) {
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < count; start += batch) {
       const size = Math.min(batch, count - start);
-      const ids = Array.from({ length: size }, () => randomUUID());
+      const people = Array.from({ length: size }, (_, n) =>
+        withNaturalPersonSearchColumns({
+          entity_id: randomUUID(),
+          first_name: `Person ${start + n}`,
+          middle_name: null,
+          last_name: lastName,
+          date_of_birth: null,
+          email: null,
+          phone: null,
+          address: null,
+          city: 'Bounded, Memory "Town"',
+          state_province: null,
+          country_code: 'gb',
+          postal_code: null,
+        }),
+      );
       await trx
         .insertInto('entities')
         .values(
-          ids.map((id, n) =>
-            withEntitySearchColumns({
-              id,
-              kind: 'person',
-              created_at: new Date(Date.UTC(2020, 0, 1) + (start + n) * 1000).toISOString(),
-              external_id: null,
-              kyc_status: 'Pending',
-              risk_level: 'Medium',
-              last_update: '2026-01-01T00:00:00.000Z',
-              next_kyc_review: '2026-09-01',
-              tags: '[]',
-            }),
+          people.map((person, n) =>
+            withEntitySearchColumns(
+              {
+                id: person.entity_id,
+                kind: 'person',
+                created_at: new Date(Date.UTC(2020, 0, 1) + (start + n) * 1000).toISOString(),
+                external_id: null,
+                kyc_status: 'Pending',
+                risk_level: 'Medium',
+                last_update: '2026-01-01T00:00:00.000Z',
+                next_kyc_review: '2026-09-01',
+                tags: '[]',
+              },
+              person,
+            ),
           ),
         )
         .execute();
-      await trx
-        .insertInto('natural_persons')
-        .values(
-          ids.map((id, n) =>
-            withNaturalPersonSearchColumns({
-              entity_id: id,
-              first_name: `Person ${start + n}`,
-              middle_name: null,
-              last_name: lastName,
-              date_of_birth: null,
-              email: null,
-              phone: null,
-              address: null,
-              city: 'Bounded, Memory "Town"',
-              state_province: null,
-              country_code: 'gb',
-              postal_code: null,
-            }),
-          ),
-        )
-        .execute();
+      await trx.insertInto('natural_persons').values(people).execute();
     }
   });
 }

@@ -104,7 +104,7 @@ async function generate(count: number) {
       };
       await trx
         .insertInto('entities')
-        .values({ ...withEntitySearchColumns(entity), assignee: pick(ASSIGNEES) })
+        .values({ ...withEntitySearchColumns(entity, null), assignee: pick(ASSIGNEES) })
         .execute();
       let name: string;
       let nameKey: string;
@@ -409,17 +409,20 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     await db
       .insertInto('entities')
       .values(
-        withEntitySearchColumns({
-          id: bare,
-          kind: 'legal',
-          created_at: '2026-01-01T00:00:00.000Z',
-          external_id: null,
-          kyc_status: 'Escalated',
-          risk_level: 'Low',
-          last_update: '2026-01-01T00:00:00.000Z',
-          next_kyc_review: null,
-          tags: '[]',
-        }),
+        withEntitySearchColumns(
+          {
+            id: bare,
+            kind: 'legal',
+            created_at: '2026-01-01T00:00:00.000Z',
+            external_id: null,
+            kyc_status: 'Escalated',
+            risk_level: 'Low',
+            last_update: '2026-01-01T00:00:00.000Z',
+            next_kyc_review: null,
+            tags: '[]',
+          },
+          null,
+        ),
       )
       .execute();
     const totalOf = async (filter: Filter) =>
@@ -454,17 +457,20 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
     await db
       .insertInto('entities')
       .values({
-        ...withEntitySearchColumns({
-          id,
-          kind: 'legal',
-          created_at: '2026-01-01T00:00:00.000Z',
-          external_id: null,
-          kyc_status: 'Pending',
-          risk_level: 'High',
-          last_update: '2026-01-01T00:00:00.000Z',
-          next_kyc_review: null,
-          tags: '[]',
-        }),
+        ...withEntitySearchColumns(
+          {
+            id,
+            kind: 'legal',
+            created_at: '2026-01-01T00:00:00.000Z',
+            external_id: null,
+            kyc_status: 'Pending',
+            risk_level: 'High',
+            last_update: '2026-01-01T00:00:00.000Z',
+            next_kyc_review: null,
+            tags: '[]',
+          },
+          null,
+        ),
         assignee: '',
         country: '',
       })

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { engineOf } from '../db/engine.ts';
 import {
+  type EntitySubjectRow,
   withEntitySearchColumns,
   withLegalEntitySearchColumns,
   withNaturalPersonSearchColumns,
@@ -53,10 +54,21 @@ export function seedRepository(db: Db) {
 
     /** Inserts a batch in multi-row statements, parents before children; `db` may be a transaction. */
     async insert(rows: SeedRows): Promise<number> {
+      const legalEntities = rows.legalEntities.map(withLegalEntitySearchColumns);
+      const naturalPersons = rows.naturalPersons.map(withNaturalPersonSearchColumns);
+      const subjects = new Map<string, EntitySubjectRow>(
+        [...legalEntities, ...naturalPersons].map((subject) => [subject.entity_id, subject]),
+      );
+      const entities = rows.entities.map((entity) => {
+        const subject = subjects.get(entity.id);
+        if (!subject)
+          throw new Error(`The seed's entity ${entity.id} has no legal entity or person`);
+        return withEntitySearchColumns(entity, subject);
+      });
       const tables = [
-        ['entities', rows.entities.map(withEntitySearchColumns)],
-        ['legal_entities', rows.legalEntities.map(withLegalEntitySearchColumns)],
-        ['natural_persons', rows.naturalPersons.map(withNaturalPersonSearchColumns)],
+        ['entities', entities],
+        ['legal_entities', legalEntities],
+        ['natural_persons', naturalPersons],
         ['entity_links', rows.links],
         ['verifications', rows.verifications],
         ['documents', rows.documents],

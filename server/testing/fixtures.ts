@@ -40,18 +40,23 @@ async function insertEntityRow(
   await executor
     .insertInto('entities')
     .values(
-      withEntitySearchColumns({
-        id,
-        kind,
-        created_at: now,
-        external_id: null,
-        kyc_status: 'New',
-        risk_level: 'Low',
-        last_update: now,
-        next_kyc_review: null,
-        tags: '[]',
-        ...overrides,
-      }),
+      // No subject: the triggers copy its country and name, so tests of databases migrated only
+      // part of the way (before 0029's name order) write with this fixture too.
+      withEntitySearchColumns(
+        {
+          id,
+          kind,
+          created_at: now,
+          external_id: null,
+          kyc_status: 'New',
+          risk_level: 'Low',
+          last_update: now,
+          next_kyc_review: null,
+          tags: '[]',
+          ...overrides,
+        },
+        null,
+      ),
     )
     .execute();
   return id;
