@@ -408,7 +408,7 @@ async function measureGateway(context: {
  * seed command, timing it, and issues a bench account.
  */
 /** One document key per bench run: PostgreSQL needs it given (docs/deployment.md). */
-const BENCH_DOCUMENT_KEY = crypto.randomBytes(32).toString('base64');
+export const BENCH_DOCUMENT_KEY = crypto.randomBytes(32).toString('base64');
 
 function postgresEnv(databaseUrl: string | undefined): Record<string, string> {
   return databaseUrl ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: BENCH_DOCUMENT_KEY } : {};

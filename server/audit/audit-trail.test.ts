@@ -279,6 +279,9 @@ describe('roles', () => {
 });
 
 describe('the chain', () => {
+  const chain = () =>
+    db().selectFrom('audit_events').select(['seq', 'hash', 'prev_hash']).orderBy('seq').execute();
+
   async function someEvents() {
     for (let index = 0; index < 5; index += 1) await server.request('/api/v2/entities?limit=1');
     return db().selectFrom('audit_events').select(['seq', 'id']).orderBy('seq').execute();
@@ -348,6 +351,59 @@ describe('the chain', () => {
     const result = await admin('audit:verify');
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`broken at event ${String(a)}`);
+  });
+
+  test('two servers appending to one database make one chain, every event once', async () => {
+    const second = await startTestServer({
+      mode: 'embedded',
+      dataDir: server.dataDir,
+      databaseUrl: server.databaseUrl,
+    });
+    const listEvents = async () =>
+      (
+        await db()
+          .selectFrom('audit_events')
+          .select('id')
+          .where('action', '=', 'entity.list')
+          .execute()
+      ).length;
+    const before = await listEvents();
+    try {
+      // Each server's next batch is built on its own last event, which the other has since
+      // followed; the creates' events are written in their transactions meanwhile.
+      for (let round = 0; round < 4; round += 1) {
+        const [created, ...answers] = await Promise.all([
+          postLegalEntity(round % 2 === 0 ? second : server, legalEntityPayload()),
+          ...Array.from({ length: 10 }, (_, index) =>
+            (index % 2 === 0 ? server : second).request('/api/v2/entities?limit=1'),
+          ),
+        ]);
+        expect(created.status).toBe(201);
+        expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+      }
+    } finally {
+      await second.close();
+    }
+    expect(await listEvents()).toBe(before + 40);
+    const seqs = (await chain()).map((row) => row.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => (seqs[0] ?? 0) + index));
+    expect(await admin('audit:verify')).toMatchObject({ code: 0 });
+  });
+
+  test('a batch is built on the stored chain, not on the event this server remembers', async () => {
+    const rows = await someEvents();
+    const last = rows.at(-1);
+    await withoutTriggers(() =>
+      db()
+        .deleteFrom('audit_events')
+        .where('seq', '=', last?.seq ?? 0)
+        .execute(),
+    );
+    await server.request('/api/v2/entities?limit=1');
+    const [previous, appended] = (await chain()).slice(-2);
+    expect(appended?.seq).toBe(last?.seq);
+    expect(appended?.prev_hash).toBe(previous?.hash);
+    expect(await admin('audit:verify')).toMatchObject({ code: 0 });
   });
 
   test('retention prunes behind an anchor and the rest still verifies', async () => {

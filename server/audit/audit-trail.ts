@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AUDIT_OUTCOMES } from '../../contract/audit.ts';
 import type { Db } from '../db/database.ts';
 import { canonicalJson, hashOfEvent } from './chain.ts';
-import { auditRepository, type AuditEventRow } from './repository.ts';
+import { auditRepository, type AuditEventRow, type ChainHead } from './repository.ts';
 import { timeOrderedUuid } from './time-ordered-id.ts';
 
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -32,18 +32,18 @@ export interface ChangeAuditEvent {
 export type AuditInTransaction = (transaction: Db, event: ChangeAuditEvent) => Promise<void>;
 
 /**
- * The append-only, hash-chained audit trail (docs/audit.md). Appends run in a write transaction,
+ * The append-only, hash-chained audit trail (docs/audit.md). Every append holds the write lock,
  * which on both engines admits one writer at a time, so each event chains to the one before it.
  */
 export function createAuditTrail(db: Db, now: () => Date) {
-  async function appendIn(trx: Db, events: readonly AuditEventInput[]): Promise<void> {
-    const repository = auditRepository(trx);
-    let head = await repository.head();
+  /** The events that continue the chain from `head`, with their hashes. */
+  function rowsAfter(head: ChainHead, events: readonly AuditEventInput[]): AuditEventRow[] {
     const nowMs = now().getTime();
     const at = new Date(nowMs).toISOString();
-    const rows: AuditEventRow[] = events.map((event) => {
+    let previous = head;
+    return events.map((event) => {
       const unhashed = {
-        seq: head.seq + 1,
+        seq: previous.seq + 1,
         id: timeOrderedUuid(nowMs),
         at,
         actor: event.actor,
@@ -54,13 +54,38 @@ export function createAuditTrail(db: Db, now: () => Date) {
         request_id: event.requestId ?? null,
         client_address: event.clientAddress ?? null,
         detail: canonicalJson(event.detail ?? {}),
-        prev_hash: head.hash,
+        prev_hash: previous.hash,
       };
       const row = { ...unhashed, hash: hashOfEvent(unhashed) };
-      head = { seq: row.seq, hash: row.hash };
+      previous = { seq: row.seq, hash: row.hash };
       return row;
     });
-    await repository.insert(rows);
+  }
+
+  async function appendIn(trx: Db, events: readonly AuditEventInput[]): Promise<void> {
+    const repository = auditRepository(trx);
+    await repository.insert(rowsAfter(await repository.head(), events));
+  }
+
+  // The event this process appended last: the next batch is built on it and appended in one
+  // statement (one round trip on PostgreSQL instead of four), refused if another writer came between.
+  let lastAppended: ChainHead | undefined;
+
+  async function appendBatch(events: readonly AuditEventInput[]): Promise<void> {
+    const repository = auditRepository(db);
+    const appendAfter = async (head: ChainHead) => {
+      const rows = rowsAfter(head, events);
+      if (!(await repository.appendAfter(head, rows))) return false;
+      const last = rows.at(-1);
+      lastAppended = last && { seq: last.seq, hash: last.hash };
+      return true;
+    };
+    const guess = lastAppended;
+    lastAppended = undefined;
+    if (guess && (await appendAfter(guess))) return;
+    if (await appendAfter(await repository.head())) return;
+    // The chain ends at its anchor or genesis, or another writer appended again in between.
+    await db.transaction().execute((trx) => appendIn(trx, events));
   }
 
   // Group commit: a batch is written once the requests already received have queued their events
@@ -73,12 +98,7 @@ export function createAuditTrail(db: Db, now: () => Date) {
       const batch = queued;
       queued = [];
       try {
-        await db.transaction().execute((trx) =>
-          appendIn(
-            trx,
-            batch.map((item) => item.event),
-          ),
-        );
+        await appendBatch(batch.map((item) => item.event));
         for (const item of batch) item.settle();
       } catch (error) {
         const failure =
@@ -108,10 +128,12 @@ export function createAuditTrail(db: Db, now: () => Date) {
     },
     /** Appends inside the caller's transaction, so the event and the change commit together. */
     recordIn(trx: Db, event: AuditEventInput): Promise<void> {
+      lastAppended = undefined;
       return appendIn(trx, [event]);
     },
     /** Many events at once (bulk tests and benchmarks). */
     recordMany(events: readonly AuditEventInput[]): Promise<void> {
+      lastAppended = undefined;
       return db.transaction().execute((trx) => appendIn(trx, events));
     },
   };

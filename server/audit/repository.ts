@@ -1,7 +1,8 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../contract/audit.ts';
 import type { AuditEventTable, Database } from '../db/schema.ts';
-import { engineOf, type Engine } from '../db/engine.ts';
+import { engineOf, isUniqueViolation, type Engine } from '../db/engine.ts';
+import { WRITE_LOCK_KEY } from '../db/postgres.ts';
 import { GENESIS_HASH } from './chain.ts';
 
 export type AuditEventRow = AuditEventTable;
@@ -39,10 +40,13 @@ const EVENT_COLUMNS = [
 ] as const satisfies readonly (keyof AuditEventRow)[];
 
 /**
- * The SQL of an append's two statements per engine, built by Kysely once: building and compiling
- * them for every append cost about 25 µs of CPU a batch of three, a quarter of a gateway read's event.
+ * The SQL of the appends per engine, built once: building and compiling it for every append cost
+ * about 25 µs of CPU a batch of three, a quarter of a gateway read's event.
  */
-const appendSql = new Map<Engine, { head: CompiledQuery; insertOf: Map<number, string> }>();
+const appendSql = new Map<
+  Engine,
+  { head: CompiledQuery; insertOf: Map<number, string>; appendAfterOf: Map<number, string> }
+>();
 
 /** Batches up to this many events keep their INSERT; recordMany's larger ones build theirs. */
 const KEPT_INSERT_ROWS = 64;
@@ -57,7 +61,7 @@ function appendSqlOf(db: Kysely<Database>) {
       .orderBy('seq', 'desc')
       .limit(1)
       .compile();
-    kept = { head, insertOf: new Map() };
+    kept = { head, insertOf: new Map(), appendAfterOf: new Map() };
     appendSql.set(engine, kept);
   }
   return kept;
@@ -77,6 +81,35 @@ function insertSqlOf(db: Kysely<Database>, count: number): string {
       .compile().sql;
     if (count <= KEPT_INSERT_ROWS) insertOf.set(count, text);
   }
+  return text;
+}
+
+/**
+ * One statement that appends `count` events only if the event they continue is still there with
+ * its hash (parameters: the rows', then that event's seq and hash); the primary key refuses them
+ * when another writer appended first. On PostgreSQL it takes the write lock every transaction
+ * takes, so it never slips between a transaction's read of the head and its insert.
+ */
+function appendAfterSqlOf(db: Kysely<Database>, count: number): string {
+  const engine = engineOf(db);
+  const { appendAfterOf } = appendSqlOf(db);
+  const kept = appendAfterOf.get(count);
+  if (kept !== undefined) return kept;
+  // Only seq needs its type: PostgreSQL takes the other parameters of a VALUES list as text.
+  const row = `(${EVENT_COLUMNS.map((column) => (column === 'seq' ? 'cast(? as bigint)' : '?')).join(', ')})`;
+  const rows = Array.from({ length: count }, () => row).join(', ');
+  const writeLock =
+    engine === 'postgres'
+      ? ` cross join (select pg_advisory_xact_lock(${String(WRITE_LOCK_KEY)})) as write_lock`
+      : '';
+  let text =
+    `insert into audit_events (${EVENT_COLUMNS.join(', ')}) select events.* from (values ${rows}) as events${writeLock}` +
+    ' where exists (select 1 from audit_events where seq = ? and hash = ?)';
+  if (engine === 'postgres') {
+    let next = 0;
+    text = text.replace(/\?/g, () => `$${String((next += 1))}`);
+  }
+  if (count <= KEPT_INSERT_ROWS) appendAfterOf.set(count, text);
   return text;
 }
 
@@ -106,6 +139,29 @@ export function auditRepository(db: Kysely<Database>) {
       if (rows.length === 0) return;
       const parameters = rows.flatMap((row) => EVENT_COLUMNS.map((column) => row[column]));
       await db.executeQuery(CompiledQuery.raw(insertSqlOf(db, rows.length), parameters));
+    },
+
+    /**
+     * Appends `rows`, which continue the event `after`, in one statement; false, with nothing
+     * written, when another writer appended first or `after` is not a stored event (an anchor, the genesis).
+     */
+    async appendAfter(after: ChainHead, rows: readonly AuditEventRow[]): Promise<boolean> {
+      if (rows.length === 0) return true;
+      const parameters = [
+        ...rows.flatMap((row) => EVENT_COLUMNS.map((column) => row[column])),
+        after.seq,
+        after.hash,
+      ];
+      try {
+        const result = await db.executeQuery(
+          CompiledQuery.raw(appendAfterSqlOf(db, rows.length), parameters),
+        );
+        return Number(result.numAffectedRows ?? 0) === rows.length;
+      } catch (error) {
+        // Another writer took the next seq after this statement looked (PostgreSQL reads before it locks).
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
     },
 
     /** Newest first, filtered; `limit` rows at most. */

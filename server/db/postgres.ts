@@ -12,7 +12,7 @@ types.setTypeParser(pg.types.builtins.INT8, Number);
 types.setTypeParser(pg.types.builtins.NUMERIC, Number);
 
 /** Every transaction takes this lock first: writers queue as on SQLite (BEGIN IMMEDIATE). */
-const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
+export const WRITE_LOCK_KEY = 0x6b7963; // "kyc"
 
 /** BEGIN and the write lock as one simple query (the key is a constant, so no parameter). */
 const BEGIN_AND_LOCK = `begin; select pg_advisory_xact_lock(${String(WRITE_LOCK_KEY)})`;

@@ -1,0 +1,119 @@
+/**
+ * Server CPU (and PostgreSQL's) per request of two builds side by side: the cached list page and a
+ * legal entity by id, 10 connections, on a 2,000-entity fixture each, the order of the builds
+ * alternating by round; prints each round and the medians. Reads both builds' dist-server/
+ * (`npm run build:server` in each first).
+ *
+ * Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build's folder> [rounds] [seconds]
+ */
+import autocannon from 'autocannon';
+import { createTestDatabase, startThrowawayPostgres } from '../server/testing/postgres-server.ts';
+import { cpuMs, postgresServerPid, processTreeCpuMs, startKycServer } from './processes.ts';
+import { BENCH_DOCUMENT_KEY, buildFixture } from './server-bench.ts';
+
+const [engine = 'sqlite', otherBuild, roundsArgument = '4', secondsArgument = '8'] =
+  process.argv.slice(2);
+if (!otherBuild || (engine !== 'sqlite' && engine !== 'postgres')) {
+  process.stdout.write(
+    'Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build folder> [rounds] [seconds]\n',
+  );
+  process.exit(2);
+}
+const rounds = Number(roundsArgument);
+const seconds = Number(secondsArgument);
+const postgres = engine === 'postgres' ? await startThrowawayPostgres() : undefined;
+
+interface Side {
+  label: string;
+  baseUrl: string;
+  pid: number;
+  databasePid: number | undefined;
+  apiKey: string;
+  entityId: string;
+  stop: () => Promise<void>;
+}
+
+const sides: Side[] = [];
+const figures = new Map<
+  string,
+  { perSecond: number[]; serverMs: number[]; databaseMs: number[] }
+>();
+try {
+  for (const [label, cwd] of [
+    ['other', otherBuild],
+    ['this', process.cwd()],
+  ] as const) {
+    const databaseUrl = postgres ? await createTestDatabase(postgres.url) : undefined;
+    const { fixture } = await buildFixture(2000, databaseUrl);
+    const server = await startKycServer(
+      fixture.dataDir,
+      databaseUrl ? { DATABASE_URL: databaseUrl, DOCUMENT_KEY: BENCH_DOCUMENT_KEY } : {},
+      cwd,
+    );
+    const first = (await (
+      await fetch(`${server.baseUrl}/api/v2/entities?limit=1`, {
+        headers: { 'X-API-Key': fixture.apiKey },
+      })
+    ).json()) as { data: { id: string }[] };
+    sides.push({
+      label,
+      baseUrl: server.baseUrl,
+      pid: server.pid,
+      databasePid: databaseUrl ? await postgresServerPid(databaseUrl) : undefined,
+      apiKey: fixture.apiKey,
+      entityId: first.data[0]?.id ?? '',
+      stop: () => server.stop(),
+    });
+  }
+  const scenarios: Record<string, (side: Side) => string> = {
+    'cached list': () =>
+      '/api/v2/entities?limit=100&supportingDocuments=true&corporateVerification=true',
+    'by id': (side) => `/api/v2/entities/legal-entities/${side.entityId}`,
+  };
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [name, pathOf] of Object.entries(scenarios)) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const options = {
+          url: `${side.baseUrl}${pathOf(side)}`,
+          connections: 10,
+          headers: { 'X-API-Key': side.apiKey },
+        };
+        await autocannon({ ...options, duration: 2 });
+        const serverBefore = cpuMs(side.pid) ?? 0;
+        const databaseBefore = side.databasePid ? (processTreeCpuMs(side.databasePid) ?? 0) : 0;
+        const result = await autocannon({ ...options, duration: seconds });
+        const requests = result.requests.total;
+        const serverMs = ((cpuMs(side.pid) ?? 0) - serverBefore) / requests;
+        const databaseMs = side.databasePid
+          ? ((processTreeCpuMs(side.databasePid) ?? 0) - databaseBefore) / requests
+          : 0;
+        if (result.non2xx > 0)
+          throw new Error(`${name}, ${side.label}: ${String(result.non2xx)} errors`);
+        const key = `${name}, ${side.label} build`;
+        const kept = figures.get(key) ?? { perSecond: [], serverMs: [], databaseMs: [] };
+        kept.perSecond.push(result.requests.average);
+        kept.serverMs.push(serverMs);
+        kept.databaseMs.push(databaseMs);
+        figures.set(key, kept);
+        process.stdout.write(
+          `round ${String(round + 1)} ${key}: ${result.requests.average.toFixed(0)} req/s, server ${serverMs.toFixed(3)} ms, database ${databaseMs.toFixed(3)} ms a request\n`,
+        );
+      }
+    }
+  }
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+      ? (sorted[middle] ?? 0)
+      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  };
+  process.stdout.write(`\nMedians of ${String(rounds)} rounds on ${engine}:\n`);
+  for (const [key, kept] of figures)
+    process.stdout.write(
+      `${key}: ${median(kept.perSecond).toFixed(0)} req/s, server ${median(kept.serverMs).toFixed(3)} ms, database ${median(kept.databaseMs).toFixed(3)} ms a request\n`,
+    );
+} finally {
+  for (const side of sides) await side.stop();
+  await postgres?.stop();
+}
