@@ -158,16 +158,23 @@ function statFields(pid: number): string[] | null {
  * backends come and go with the pool's connections; null where /proc is missing.
  */
 export function processTreeCpuMs(rootPid: number): number | null {
-  const root = statFields(rootPid);
-  if (!root) return null;
   const ticksOf = (fields: string[], from: number, to: number) =>
     fields.slice(from, to + 1).reduce((sum, field) => sum + Number(field), 0);
-  let ticks = ticksOf(root, 11, 14);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(Number(entry));
-    // Field 4 of stat, the parent's pid, is the second after the command name.
-    if (fields && Number(fields[1]) === rootPid) ticks += ticksOf(fields, 11, 12);
+  let ticks = Number.NaN;
+  // A child reaped during the walk would be in neither count (a negative difference in the
+  // bench's figures): walk again until the reaped children's time is the same before and after.
+  for (let walk = 0; walk < 5; walk += 1) {
+    const root = statFields(rootPid);
+    if (!root) return null;
+    ticks = ticksOf(root, 11, 14);
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const fields = statFields(Number(entry));
+      // Field 4 of stat, the parent's pid, is the second after the command name.
+      if (fields && Number(fields[1]) === rootPid) ticks += ticksOf(fields, 11, 12);
+    }
+    const after = statFields(rootPid);
+    if (after && ticksOf(after, 13, 14) === ticksOf(root, 13, 14)) break;
   }
   return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
 }
