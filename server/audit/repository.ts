@@ -96,19 +96,17 @@ function appendAfterSqlOf(db: Kysely<Database>, count: number): string {
   const kept = appendAfterOf.get(count);
   if (kept !== undefined) return kept;
   // Only seq needs its type: PostgreSQL takes the other parameters of a VALUES list as text.
-  const row = `(${EVENT_COLUMNS.map((column) => (column === 'seq' ? 'cast(? as bigint)' : '?')).join(', ')})`;
-  const rows = Array.from({ length: count }, () => row).join(', ');
+  const row = sql`(${sql.join(
+    EVENT_COLUMNS.map((column) => (column === 'seq' ? sql`cast(${null} as bigint)` : sql`${null}`)),
+  )})`;
   const writeLock =
     engine === 'postgres'
-      ? ` cross join (select pg_advisory_xact_lock(${String(WRITE_LOCK_KEY)})) as write_lock`
-      : '';
-  let text =
-    `insert into audit_events (${EVENT_COLUMNS.join(', ')}) select events.* from (values ${rows}) as events${writeLock}` +
-    ' where exists (select 1 from audit_events where seq = ? and hash = ?)';
-  if (engine === 'postgres') {
-    let next = 0;
-    text = text.replace(/\?/g, () => `$${String((next += 1))}`);
-  }
+      ? sql` cross join (select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})) as write_lock`
+      : sql``;
+  const { sql: text } =
+    sql`insert into audit_events (${sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)))})
+    select events.* from (values ${sql.join(Array.from({ length: count }, () => row))}) as events${writeLock}
+    where exists (select 1 from audit_events where seq = ${null} and hash = ${null})`.compile(db);
   if (count <= KEPT_INSERT_ROWS) appendAfterOf.set(count, text);
   return text;
 }
