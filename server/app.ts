@@ -95,7 +95,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   });
   const health = createDatabaseHealth(app.log);
   installErrorHandling(app, health);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   await installCors(app, config.corsOrigins);
   installRequestLimits(app);
   installUtf8JsonParser(app);

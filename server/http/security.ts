@@ -1,6 +1,6 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 /**
  * One policy for every response. Exceptions to `'self'`, each needed by the built console:
@@ -49,11 +49,12 @@ function isApiPath(url: string): boolean {
 
 /**
  * Register before any route: SECURITY_HEADERS on every response, whatever produced it (route,
- * static file, error, 404), with @fastify/helmet and only the headers listed there (HSTS is the
+ * static file, error, 404), written by helmet with only the headers listed there (HSTS is the
  * TLS proxy's, docs/security.md); and `no-store` on API JSON so no cache keeps records or tokens.
  */
-export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(helmet, {
+export function installSecurityHeaders(app: FastifyInstance): void {
+  // Built once: @fastify/helmet builds helmet anew for every request (3% of a gateway read's CPU).
+  const writeSecurityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: Object.fromEntries(
@@ -76,6 +77,9 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
     xPermittedCrossDomainPolicies: false,
     xPoweredBy: false,
     xXssProtection: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    writeSecurityHeaders(request.raw, reply.raw, () => done());
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     const contentType = String(reply.getHeader('content-type') ?? '');
