@@ -348,6 +348,31 @@ describe('upstream errors', () => {
     expect(errorOf(response).message).toBe('The identity service did not answer in time.');
   });
 
+  it('ends its exchange with the identity service as soon as the client goes away', async () => {
+    let clientGone = () => {};
+    const upstreamClosed = new Promise<string>((resolve) => {
+      upstream.handle((request, response) => {
+        if (request.url === '/api/tokenvalid') return defaultHandler(request, response);
+        // Never answers: only the gateway can end this exchange, and its deadline is TIMEOUT_MS.
+        response.on('close', () => resolve('closed'));
+        clientGone();
+      });
+    });
+    const url = new URL(gatewayUrl);
+    const client = http.get({
+      host: url.hostname,
+      port: url.port,
+      path: '/api/v2/entities',
+      headers: bearer(),
+    });
+    client.on('error', () => {});
+    clientGone = () => client.destroy();
+    const beforeDeadline = new Promise<string>((resolve) =>
+      setTimeout(() => resolve('still open'), TIMEOUT_MS / 2),
+    );
+    expect(await Promise.race([upstreamClosed, beforeDeadline])).toBe('closed');
+  });
+
   it('answers 502 to garbage, truncated and non-JSON answers, then works again', async () => {
     const misbehaviours: ((response: http.ServerResponse) => void)[] = [
       (response) => {

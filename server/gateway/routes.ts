@@ -92,7 +92,7 @@ function registerGatewayRoutes(
   async function exchange(
     request: FastifyRequest,
     reply: FastifyReply,
-    target: Omit<UpstreamRequest, 'signal' | 'body' | 'bodyLimit'>,
+    target: Omit<UpstreamRequest, 'abandonOn' | 'body' | 'bodyLimit'>,
     /** true: stream the request's body; a Buffer: send these bytes (already read). */
     forwardBody: boolean | Buffer,
   ): Promise<UpstreamResponse> {
@@ -105,15 +105,15 @@ function registerGatewayRoutes(
     const headers = { ...target.headers };
     if (hasBody && headers['content-length'] === undefined)
       headers['transfer-encoding'] = 'chunked';
-    const gone = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    });
     try {
       return await client.send({
         ...target,
         headers,
-        signal: gone.signal,
+        abandonOn: (abandon) => {
+          reply.raw.once('close', () => {
+            if (!reply.raw.writableFinished) abandon();
+          });
+        },
         ...(hasBody
           ? {
               body: Buffer.isBuffer(forwardBody) ? Readable.from([forwardBody]) : request.raw,
