@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { insertLargeDocument, paddedPdf } from './large-pdf.ts';
+import { median } from './report.ts';
 import { runLighthouseBench } from './lighthouse-bench.ts';
 import { startKycServer } from './processes.ts';
 import type { BenchFixture } from './server-bench.ts';
@@ -78,10 +79,6 @@ interface ScriptLoad {
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const kb = (bytes: number) => round(bytes / 1024);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
 
 /** The build's own brotli copy of a served file (what the server sends), else brotli here. */
 function brotliBytes(pathname: string, body: Buffer): number {

@@ -7,6 +7,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { blockingMs, navigationTasks, type TraceTaskEvent } from './page-probe-support.ts';
+import { median } from './report.ts';
 import type { BenchFixture } from './server-bench.ts';
 
 /** Full reports of the last run, for reading an audit's details (git-ignored). */
@@ -194,14 +195,12 @@ function medianOf(runs: LighthousePageResult[]): LighthouseMedian {
   const sorted = [...runs].sort((a, b) => a.performance - b.performance);
   const middle = sorted[Math.floor(sorted.length / 2)];
   if (!middle) throw new Error('No Lighthouse run to take a median of.');
-  const medianMs = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   return {
     page: middle.page,
     median: middle.performance,
     accessibility: Math.min(...runs.map((run) => run.accessibility)),
-    lcpMs: medianMs(runs.map((run) => run.lcpMs)),
-    tbtMs: medianMs(runs.map((run) => run.tbtMs)),
+    lcpMs: median(runs.map((run) => run.lcpMs)),
+    tbtMs: median(runs.map((run) => run.tbtMs)),
     runs,
   };
 }

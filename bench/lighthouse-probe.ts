@@ -19,6 +19,7 @@ import {
   type Preset,
 } from './lighthouse-bench.ts';
 import { startProbeServer } from './page-probe-support.ts';
+import { median } from './report.ts';
 
 const { values: options, positionals } = parseArgs({
   // --mobile: the mobile preset alone (half the time), for the phone figures of issue 36.
@@ -77,8 +78,6 @@ try {
       }
     }
   }
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const lines = [`Median of ${String(runs)} (${startedAt.toISOString()}):`];
   for (const [key, results] of Object.entries(measured)) {
     const pick = (value: (result: LighthousePageResult) => number) => median(results.map(value));

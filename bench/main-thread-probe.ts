@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
+import { median } from './report.ts';
 import { chromiumLaunchOptions } from '../e2e/chromium.ts';
 import { middleLegalEntity } from './lighthouse-bench.ts';
 import {
@@ -72,8 +73,6 @@ interface TraceEvent extends TraceTaskEvent {
 }
 
 const round = (value: number) => Math.round(value);
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** Where a built script's position came from: a package under node_modules, or a source file. */
 function sourceBucket(source: string): string {

@@ -57,6 +57,15 @@ interface ScalePart {
   serverPeakRssMb: { base: number; scaled: number };
 }
 
+/** The middle value, or the mean of the two middle values of an even count; 0 for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
 /** `server 0.81 + load generator 0.3 ms`: where each request's CPU time went. */
 export function cpuText(perRequest: Record<string, number | null>): string {
   return `${Object.entries(perRequest)

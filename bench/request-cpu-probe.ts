@@ -9,6 +9,7 @@
 import autocannon from 'autocannon';
 import { createTestDatabase, startThrowawayPostgres } from '../server/testing/postgres-server.ts';
 import { cpuMs, postgresServerPid, processTreeCpuMs, startKycServer } from './processes.ts';
+import { median } from './report.ts';
 import { BENCH_DOCUMENT_KEY, buildFixture } from './server-bench.ts';
 
 const [engine = 'sqlite', otherBuild, roundsArgument = '4', secondsArgument = '8'] =
@@ -101,13 +102,6 @@ try {
       }
     }
   }
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2
-      ? (sorted[middle] ?? 0)
-      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  };
   process.stdout.write(`\nMedians of ${String(rounds)} rounds on ${engine}:\n`);
   for (const [key, kept] of figures)
     process.stdout.write(
