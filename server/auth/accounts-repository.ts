@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Role } from '../../contract/audit.ts';
+import { entityDataVersionExpression } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
 import type { AccountRow } from '../db/schema.ts';
 
@@ -45,10 +46,14 @@ export function accountsRepository(db: Db) {
       return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    findByApiKeyHash(apiKeyHash: string): Promise<AccountRow | undefined> {
+    /** With the entity data's version at this moment, which a request would otherwise read apart. */
+    findByApiKeyHash(
+      apiKeyHash: string,
+    ): Promise<(AccountRow & { entity_data_version: number | string }) | undefined> {
       return db
         .selectFrom('accounts')
         .selectAll()
+        .select(entityDataVersionExpression.as('entity_data_version'))
         .where('api_key_hash', '=', apiKeyHash)
         .executeTakeFirst();
     },
@@ -142,17 +147,21 @@ export function accountsRepository(db: Db) {
 
     /**
      * The account behind a live session (stored expiry after `nowSeconds`) with that expiry, if
-     * both still exist and the account is enabled.
+     * both still exist and the account is enabled, and the entity data's version at this moment.
      */
     findLiveSessionAccount(
       jti: string,
       nowSeconds: number,
-    ): Promise<(AccountRow & { session_expires_at: number }) | undefined> {
+    ): Promise<
+      | (AccountRow & { session_expires_at: number; entity_data_version: number | string })
+      | undefined
+    > {
       return db
         .selectFrom('sessions')
         .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
         .selectAll('accounts')
         .select('sessions.expires_at as session_expires_at')
+        .select(entityDataVersionExpression.as('entity_data_version'))
         .where('sessions.jti', '=', jti)
         .where('sessions.expires_at', '>', nowSeconds)
         .where('accounts.disabled', '=', 0)

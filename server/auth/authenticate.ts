@@ -29,6 +29,7 @@ export function authenticateCaller(services: AppServices): onRequestAsyncHookHan
         username: account.username,
         role: account.role,
         via: 'token',
+        entityDataVersion: String(account.entity_data_version),
       };
     }
     const apiKey = request.headers['x-api-key'];
@@ -48,6 +49,7 @@ export function authenticateCaller(services: AppServices): onRequestAsyncHookHan
         username: account.username,
         role: account.role,
         via: 'apiKey',
+        entityDataVersion: String(account.entity_data_version),
       };
     }
     throw new ApiError(401, 'Authentication required: send a Bearer token or an X-API-Key header.');

@@ -7,6 +7,8 @@ export interface Caller {
   username: string;
   role: Role;
   via: 'token' | 'apiKey';
+  /** The entity data's version (change-counter.ts) read with the caller's account; absent in gateway mode. */
+  entityDataVersion?: string;
 }
 
 declare module 'fastify' {

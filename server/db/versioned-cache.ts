@@ -42,9 +42,20 @@ export function createVersionedCache<T>(db: Db, limits: VersionedCacheLimits<T>)
   }
 
   return {
-    /** The value kept for `key` at the current version, or `build`'s, kept when nothing changed meanwhile. */
-    async get(key: string, build: (version: string) => Promise<T>): Promise<T> {
-      const version = await entityDataVersion(db);
+    /**
+     * The value kept for `key` at the current version, or `build`'s, kept when nothing changed
+     * meanwhile. `versionAtStart`, read when the request began, stands for the current version
+     * unless an older one than is kept (then it is read anew, so the cache never goes back).
+     */
+    async get(
+      key: string,
+      build: (version: string) => Promise<T>,
+      versionAtStart?: string,
+    ): Promise<T> {
+      const version =
+        versionAtStart !== undefined && Number(versionAtStart) >= Number(keptVersion)
+          ? versionAtStart
+          : await entityDataVersion(db);
       if (version !== keptVersion) {
         entries.clear();
         keptBytes = 0;

@@ -5,6 +5,7 @@ import {
   naturalPersonResponseSchema,
   searchResponseSchema,
 } from '../../contract/entities.ts';
+import { entityDataVersion } from '../db/change-counter.ts';
 import { openDatabase, type Db } from '../db/database.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
 import { createResponseCache } from './read-model/response-cache.ts';
@@ -84,6 +85,32 @@ describe('createResponseCache', () => {
       data: { build: 3 },
     });
     expect(builds).toBe(3);
+  });
+
+  it('takes the version read as the request began, unless it is older than the one kept', async () => {
+    const { db } = server.app.services;
+    const cache = createResponseCache(db);
+    let builds = 0;
+    const build = (version: string) => {
+      builds += 1;
+      return Promise.resolve({ build: builds, version });
+    };
+    const dataOf = async (versionAtStart: string) =>
+      JSON.parse((await cache.envelopeJson('key', build, versionAtStart)).toString()) as {
+        data: { build: number; version: string };
+      };
+    const atStart = await entityDataVersion(db);
+    expect((await dataOf(atStart)).data).toEqual({ build: 1, version: atStart });
+
+    await createLegalEntity(`Cache Version ${uniqueSuffix()}`);
+    // A request identified before the write is answered as of then, from the kept entry.
+    expect((await dataOf(atStart)).data).toEqual({ build: 1, version: atStart });
+    const afterWrite = await entityDataVersion(db);
+    expect(afterWrite).not.toBe(atStart);
+    expect((await dataOf(afterWrite)).data).toEqual({ build: 2, version: afterWrite });
+    // The older version again is read anew, not taken: the newer entry stays.
+    expect((await dataOf(atStart)).data).toEqual({ build: 2, version: afterWrite });
+    expect(builds).toBe(2);
   });
 
   it('does not keep what a failed build threw', async () => {

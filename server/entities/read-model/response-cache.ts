@@ -26,14 +26,23 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
      * The JSON body of the success envelope around `build()`'s data, from the cache when the
      * database has not changed since it was stored; errors thrown by `build` are not cached.
      * `build` gets the database version it answers for; data it returns as a Buffer is taken as JSON.
+     * `versionAtStart`: the version read as the request began (createVersionedCache's `get`).
      */
-    envelopeJson(key: string, build: (version: string) => Promise<unknown>): Promise<Buffer> {
-      return cache.get(key, async (version) => {
-        const data = await build(version);
-        return Buffer.isBuffer(data)
-          ? Buffer.concat([ENVELOPE_PREFIX, data, ENVELOPE_SUFFIX])
-          : Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
-      });
+    envelopeJson(
+      key: string,
+      build: (version: string) => Promise<unknown>,
+      versionAtStart?: string,
+    ): Promise<Buffer> {
+      return cache.get(
+        key,
+        async (version) => {
+          const data = await build(version);
+          return Buffer.isBuffer(data)
+            ? Buffer.concat([ENVELOPE_PREFIX, data, ENVELOPE_SUFFIX])
+            : Buffer.from(JSON.stringify({ code: 200, status: 'success', message: '', data }));
+        },
+        versionAtStart,
+      );
     },
 
     /** How many responses are held (for tests). */
@@ -45,14 +54,17 @@ export function createResponseCache(db: Db, limits: ResponseCacheLimits = DEFAUL
 
 export type ResponseCache = ReturnType<typeof createResponseCache>;
 
-/** Sends a cached or freshly built 200 envelope; the route handler then returns nothing. */
+/**
+ * Sends a cached or freshly built 200 envelope; the route handler then returns nothing. The
+ * version is the one read as the caller was identified, which spares the cache its own query.
+ */
 export async function sendCachedEnvelope(
   reply: FastifyReply,
   cache: ResponseCache,
   key: string,
   build: (version: string) => Promise<unknown>,
 ): Promise<undefined> {
-  const body = await cache.envelopeJson(key, build);
+  const body = await cache.envelopeJson(key, build, reply.request.caller?.entityDataVersion);
   await reply.code(200).type('application/json; charset=utf-8').send(body);
   return undefined;
 }
