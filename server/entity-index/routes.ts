@@ -44,7 +44,7 @@ export const entityIndexPlugin: FastifyPluginCallback<EntityIndexPluginOptions> 
       bare: true,
     },
     async ({ query, request, reply, audit }) => {
-      const caller = callerOf(request).username;
+      const caller = callerOf(request);
       const { limit, cursor, format, ...filter } = query;
       if (format === 'csv') {
         await audit.record({ action: 'entity.export', detail: { filter } });

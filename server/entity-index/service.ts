@@ -6,6 +6,7 @@ import type {
   EntityIndexSort,
 } from '../../contract/entity-index.ts';
 import { foldForSearch } from '../../contract/search-text.ts';
+import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import { csvLine } from '../http/csv.ts';
@@ -102,11 +103,18 @@ export function createEntityIndexKept(db: Db) {
   const repository = entityIndexRepository(db);
   const groups = createVersionedCache<EntityIndexCountGroup[]>(db, { entries: 1 });
   const totals = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
+  // versionAtStart: the entity data's version read as the request began (createVersionedCache).
   return {
-    lead: (criteria: EntityIndexCriteria) =>
-      repository.leadOf(criteria, () => groups.get('groups', () => repository.countGroups())),
-    total: (criteria: EntityIndexCriteria, lead: EntityIndexLead | undefined) =>
-      totals.get(JSON.stringify(criteria), () => repository.total(criteria, lead)),
+    lead: (criteria: EntityIndexCriteria, versionAtStart?: string) =>
+      repository.leadOf(criteria, () =>
+        groups.get('groups', () => repository.countGroups(), versionAtStart),
+      ),
+    total: (
+      criteria: EntityIndexCriteria,
+      lead: EntityIndexLead | undefined,
+      versionAtStart?: string,
+    ) =>
+      totals.get(JSON.stringify(criteria), () => repository.total(criteria, lead), versionAtStart),
   };
 }
 export type EntityIndexKept = ReturnType<typeof createEntityIndexKept>;
@@ -115,15 +123,15 @@ export async function entityIndexPage(
   db: Db,
   kept: EntityIndexKept,
   query: EntityIndexQuery,
-  caller: string,
+  caller: Pick<Caller, 'username' | 'entityDataVersion'>,
 ): Promise<EntityIndexPage> {
-  const criteria = criteriaOf(query, caller);
+  const criteria = criteriaOf(query, caller.username);
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.sort, query.cursor);
-  const lead = await kept.lead(criteria);
+  const lead = await kept.lead(criteria, caller.entityDataVersion);
   // One row more than asked tells whether a next page exists.
   const [rows, total] = await Promise.all([
     entityIndexRepository(db).page(criteria, query.sort, query.order, after, query.limit + 1, lead),
-    kept.total(criteria, lead),
+    kept.total(criteria, lead, caller.entityDataVersion),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -147,12 +155,12 @@ export async function* entityIndexCsvLines(
   db: Db,
   kept: EntityIndexKept,
   filter: EntityIndexFilter,
-  caller: string,
+  caller: Pick<Caller, 'username' | 'entityDataVersion'>,
 ): AsyncGenerator<string> {
   yield `${ENTITY_INDEX_CSV_COLUMNS.join(',')}\r\n`;
-  const criteria = criteriaOf(filter, caller);
+  const criteria = criteriaOf(filter, caller.username);
   const repository = entityIndexRepository(db);
-  const lead = await kept.lead(criteria);
+  const lead = await kept.lead(criteria, caller.entityDataVersion);
   let after: EntityIndexKey | undefined;
   for (;;) {
     const rows = await repository.page(

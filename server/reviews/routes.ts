@@ -66,7 +66,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
           .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller)));
         return undefined;
       }
-      return reviewQueuePage(services.db, windowCounts, query, services.now(), caller);
+      return reviewQueuePage(services.db, windowCounts, query, services.now(), callerOf(request));
     },
   );
 

@@ -7,6 +7,7 @@ import {
   type TakeNext,
 } from '../../contract/reviews.ts';
 import { isoDateSchema } from '../../contract/common.ts';
+import type { Caller } from '../auth/caller.ts';
 import { createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
 import { refreshListRecords } from '../entities/read-model/list-records.ts';
@@ -132,9 +133,13 @@ export function createWindowCounts(db: Db) {
   return function windowCounts(
     today: string,
     filter: ReviewQueueFilter,
+    /** The entity data's version read as the request began (createVersionedCache). */
+    versionAtStart?: string,
   ): Promise<ReviewWindowCounts> {
-    return kept.get(`${today} ${JSON.stringify(filter)}`, () =>
-      reviewsRepository(db).counts(countedWindows(today), filter),
+    return kept.get(
+      `${today} ${JSON.stringify(filter)}`,
+      () => reviewsRepository(db).counts(countedWindows(today), filter),
+      versionAtStart,
     );
   };
 }
@@ -147,10 +152,10 @@ export async function reviewQueuePage(
   windowCounts: WindowCounts,
   query: ReviewQueueQuery,
   now: Date,
-  caller: string,
+  caller: Pick<Caller, 'username' | 'entityDataVersion'>,
 ): Promise<ReviewQueuePage> {
   const today = utcDateOf(now);
-  const filter = { ...filterOf(query), ...assigneeOf(query.assignee, caller) };
+  const filter = { ...filterOf(query), ...assigneeOf(query.assignee, caller.username) };
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
   // One row more than asked tells whether a next page exists.
   const rows = await reviewsRepository(db).page(
@@ -167,7 +172,7 @@ export async function reviewQueuePage(
     data: items,
     nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
     counts: {
-      ...(await windowCounts(today, filter)),
+      ...(await windowCounts(today, filter, caller.entityDataVersion)),
       responded: await reviewsRepository(db).respondedCount(filter),
     },
     today,

@@ -38,14 +38,16 @@ export function createStats(db: Db, windowCounts: WindowCounts) {
   const breakdowns = createVersionedCache<ReturnType<typeof breakdownOf>>(db, { entries: 1 });
   return async function stats(
     now: Date,
-    caller: Pick<Caller, 'accountId' | 'username' | 'role'>,
+    caller: Pick<Caller, 'accountId' | 'username' | 'role' | 'entityDataVersion'>,
   ): Promise<Stats> {
     const today = utcDateOf(now);
     const [breakdown, due, assignedToMe, pendingConfirmations] = await Promise.all([
-      breakdowns.get('portfolio', async () =>
-        breakdownOf(await statsRepository(db).portfolioGroups()),
+      breakdowns.get(
+        'portfolio',
+        async () => breakdownOf(await statsRepository(db).portfolioGroups()),
+        caller.entityDataVersion,
       ),
-      windowCounts(today, {}),
+      windowCounts(today, {}, caller.entityDataVersion),
       statsRepository(db).assignedTo(caller.username),
       // An auditor confirms nothing, so nothing waits for one (as the waiting list says).
       caller.role === 'reviewer'
