@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { entitiesRepository } from '../entities/repository.ts';
 import { createGenerator } from '../seed/generators.ts';
 import { seedRepository } from '../seed/seed-repository.ts';
+import { entityRowOf } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 
 let server: TestServer;
@@ -64,22 +64,10 @@ async function entitiesWithStaleCopies() {
   return rows.map((row) => row.id);
 }
 
-const entityInput = (kind: 'legal' | 'person') => ({
-  id: randomUUID(),
-  kind,
-  created_at: '2026-11-01T00:00:00.000Z',
-  external_id: null,
-  kyc_status: 'New',
-  risk_level: 'Low',
-  last_update: '2026-11-01T00:00:00.000Z',
-  next_kyc_review: null,
-  tags: '[]',
-});
-
 describe(`an entity's copies of its country and name (${testEngine})`, () => {
   it('are written with the entity by onboarding and the seed, so no trigger rewrites the row', async () => {
-    const company = entityInput('legal');
-    const contact = entityInput('person');
+    const company = entityRowOf('legal');
+    const contact = entityRowOf('person');
     const onboarding = await entityUpdatesDuring((trx) =>
       entitiesRepository(trx).insertLegalEntity({
         entity: company,

@@ -30,36 +30,36 @@ function nextNumber(): number {
   return sequence;
 }
 
+/** An `entities` row as the fixtures write it: new, low risk, no review date, a fresh id. */
+export function entityRowOf(kind: 'legal' | 'person', overrides: EntityOverrides = {}) {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    kind,
+    created_at: now,
+    external_id: null,
+    kyc_status: 'New',
+    risk_level: 'Low',
+    last_update: now,
+    next_kyc_review: null,
+    tags: '[]',
+    ...overrides,
+  };
+}
+
 async function insertEntityRow(
   executor: Executor,
   kind: 'legal' | 'person',
   overrides: EntityOverrides,
 ): Promise<string> {
-  const id = randomUUID();
-  const now = new Date().toISOString();
+  const row = entityRowOf(kind, overrides);
   await executor
     .insertInto('entities')
-    .values(
-      // No subject: the triggers copy its country and name, so tests of databases migrated only
-      // part of the way (before 0029's name order) write with this fixture too.
-      withEntitySearchColumns(
-        {
-          id,
-          kind,
-          created_at: now,
-          external_id: null,
-          kyc_status: 'New',
-          risk_level: 'Low',
-          last_update: now,
-          next_kyc_review: null,
-          tags: '[]',
-          ...overrides,
-        },
-        null,
-      ),
-    )
+    // No subject: the triggers copy its country and name, so tests of databases migrated only
+    // part of the way (before 0029's name order) write with this fixture too.
+    .values(withEntitySearchColumns(row, null))
     .execute();
-  return id;
+  return row.id;
 }
 
 async function insertPersonRows(
