@@ -44,8 +44,8 @@ export function createVersionedCache<T>(db: Db, limits: VersionedCacheLimits<T>)
   return {
     /**
      * The value kept for `key` at the current version, or `build`'s, kept when nothing changed
-     * meanwhile. `versionAtStart`, read when the request began, stands for the current version
-     * unless an older one than is kept (then it is read anew, so the cache never goes back).
+     * meanwhile. `versionAtStart`, read as the request began, stands for the current version
+     * unless it is older than the kept one (then the version is read anew: the cache never goes back).
      */
     async get(
       key: string,
