@@ -50,7 +50,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
       audit: { action: 'review.export', writtenByHandler: true },
     },
     async ({ query, request, reply, audit }) => {
-      const caller = callerOf(request).username;
+      const caller = callerOf(request);
       if (query.format === 'csv') {
         const { limit: _limit, cursor: _cursor, format: _format, ...filter } = query;
         await audit.record({ detail: { filter } });
@@ -63,10 +63,10 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
             `attachment; filename="review-queue-${now.toISOString().slice(0, 10)}.csv"`,
           )
           .header('Cache-Control', 'no-store')
-          .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller)));
+          .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller.username)));
         return undefined;
       }
-      return reviewQueuePage(services.db, windowCounts, query, services.now(), callerOf(request));
+      return reviewQueuePage(services.db, windowCounts, query, services.now(), caller);
     },
   );
 
