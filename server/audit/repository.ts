@@ -3,6 +3,7 @@ import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../contra
 import type { AuditEventTable, Database } from '../db/schema.ts';
 import { engineOf, isUniqueViolation, type Engine } from '../db/engine.ts';
 import { WRITE_LOCK_KEY } from '../db/postgres.ts';
+import { prepared } from '../db/prepared-statements.ts';
 import { GENESIS_HASH } from './chain.ts';
 
 export type AuditEventRow = AuditEventTable;
@@ -55,12 +56,14 @@ function appendSqlOf(db: Kysely<Database>) {
   const engine = engineOf(db);
   let kept = appendSql.get(engine);
   if (!kept) {
-    const head = db
-      .selectFrom('audit_events')
-      .select(['seq', 'hash'])
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .compile();
+    const head = prepared(
+      db
+        .selectFrom('audit_events')
+        .select(['seq', 'hash'])
+        .orderBy('seq', 'desc')
+        .limit(1)
+        .compile(),
+    );
     kept = { head, insertOf: new Map(), appendAfterOf: new Map() };
     appendSql.set(engine, kept);
   }
@@ -75,11 +78,13 @@ function insertSqlOf(db: Kysely<Database>, count: number): string {
     const placeholderRow = Object.fromEntries(
       EVENT_COLUMNS.map((column) => [column, null]),
     ) as unknown as AuditEventRow;
-    text = db
+    const insert = db
       .insertInto('audit_events')
       .values(Array.from({ length: count }, () => placeholderRow))
-      .compile().sql;
-    if (count <= KEPT_INSERT_ROWS) insertOf.set(count, text);
+      .compile();
+    if (count > KEPT_INSERT_ROWS) return insert.sql;
+    text = prepared(insert).sql;
+    insertOf.set(count, text);
   }
   return text;
 }
@@ -103,12 +108,13 @@ function appendAfterSqlOf(db: Kysely<Database>, count: number): string {
     engine === 'postgres'
       ? sql` cross join (select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})) as write_lock`
       : sql``;
-  const { sql: text } =
+  const append =
     sql`insert into audit_events (${sql.join(EVENT_COLUMNS.map((column) => sql.ref(column)))})
     select events.* from (values ${sql.join(Array.from({ length: count }, () => row))}) as events${writeLock}
     where exists (select 1 from audit_events where seq = ${null} and hash = ${null})`.compile(db);
-  if (count <= KEPT_INSERT_ROWS) appendAfterOf.set(count, text);
-  return text;
+  if (count > KEPT_INSERT_ROWS) return append.sql;
+  appendAfterOf.set(count, prepared(append).sql);
+  return append.sql;
 }
 
 /** The only place with SQL for the audit trail. */

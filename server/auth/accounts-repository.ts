@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import type { Compilable } from 'kysely';
 import type { Role } from '../../contract/audit.ts';
 import { entityDataVersionExpression } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
+import { prepared } from '../db/prepared-statements.ts';
 import type { AccountRow } from '../db/schema.ts';
 
 export interface NewAccount {
@@ -15,6 +17,12 @@ export interface NewAccount {
 
 /** The only place with SQL for accounts and their sessions (issued JWTs). */
 export function accountsRepository(db: Db) {
+  /** A caller's lookup, on every request: prepared on PostgreSQL, as its plan is one index probe. */
+  async function firstRow<Row>(query: Compilable<Row>): Promise<Row | undefined> {
+    const { rows } = await db.executeQuery(prepared(query.compile()));
+    return rows[0];
+  }
+
   return {
     async insert(account: NewAccount) {
       const id = crypto.randomUUID();
@@ -50,12 +58,13 @@ export function accountsRepository(db: Db) {
     findByApiKeyHash(
       apiKeyHash: string,
     ): Promise<(AccountRow & { entity_data_version: number | string }) | undefined> {
-      return db
-        .selectFrom('accounts')
-        .selectAll()
-        .select(entityDataVersionExpression.as('entity_data_version'))
-        .where('api_key_hash', '=', apiKeyHash)
-        .executeTakeFirst();
+      return firstRow(
+        db
+          .selectFrom('accounts')
+          .selectAll()
+          .select(entityDataVersionExpression.as('entity_data_version'))
+          .where('api_key_hash', '=', apiKeyHash),
+      );
     },
 
     list(): Promise<AccountRow[]> {
@@ -156,16 +165,17 @@ export function accountsRepository(db: Db) {
       | (AccountRow & { session_expires_at: number; entity_data_version: number | string })
       | undefined
     > {
-      return db
-        .selectFrom('sessions')
-        .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-        .selectAll('accounts')
-        .select('sessions.expires_at as session_expires_at')
-        .select(entityDataVersionExpression.as('entity_data_version'))
-        .where('sessions.jti', '=', jti)
-        .where('sessions.expires_at', '>', nowSeconds)
-        .where('accounts.disabled', '=', 0)
-        .executeTakeFirst();
+      return firstRow(
+        db
+          .selectFrom('sessions')
+          .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+          .selectAll('accounts')
+          .select('sessions.expires_at as session_expires_at')
+          .select(entityDataVersionExpression.as('entity_data_version'))
+          .where('sessions.jti', '=', jti)
+          .where('sessions.expires_at', '>', nowSeconds)
+          .where('accounts.disabled', '=', 0),
+      );
     },
   };
 }

@@ -4,6 +4,7 @@ import { databaseFaultOf, type DatabaseObserver } from './database-faults.ts';
 import { migrateToLatest } from './migrate.ts';
 import { observeDriver } from './observed-driver.ts';
 import { answerBinaryCopies } from './postgres-binary-copy.ts';
+import { runPreparedStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 /** bigint (count(*), millisecond times) and numeric (sum()) as numbers, as SQLite gives them. */
@@ -55,6 +56,7 @@ export async function openPostgres(
   };
   pool.on('connect', (client) => {
     answerBinaryCopies(client);
+    runPreparedStatements(client);
     client.on('error', (error: Error & { code?: string }) => {
       reportLoss(client, error);
     });

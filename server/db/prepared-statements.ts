@@ -1,0 +1,54 @@
+import type { CompiledQuery } from 'kysely';
+import type pg from 'pg';
+
+/** The text of each statement marked by `prepared`, and its name on every PostgreSQL connection. */
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks `query` to run on PostgreSQL as a named prepared statement, parsed once a connection and
+ * planned again only while PostgreSQL finds a custom plan better than its generic one. For the
+ * statements of every request whose best plan does not depend on their parameters (a lookup by a
+ * key, an audit append), where parsing and planning cost more than running. Not for searches and
+ * pages: a plan kept for one fragment or filter can be wrong for the next.
+ */
+export function prepared<Query extends Pick<CompiledQuery, 'sql'>>(query: Query): Query {
+  if (!preparedNames.has(query.sql)) {
+    preparedNames.set(query.sql, `kyc_${String(preparedNames.size + 1)}`);
+  }
+  return query;
+}
+
+/** "cached plan must not change result type": a column was added under a prepared `select *`. */
+const RESULT_TYPE_CHANGED = '0A000';
+
+/**
+ * Makes `client` run the statements marked by `prepared` by name; every other query goes on as
+ * before. A statement whose result type a migration changed is prepared again under a new name.
+ */
+export function runPreparedStatements(client: pg.ClientBase): void {
+  const query = client.query.bind(client);
+  const send = (...args: unknown[]): unknown => Reflect.apply(query, undefined, args);
+  // This connection's new names for statements whose result type changed under their old ones.
+  const renamed = new Map<string, string>();
+  let renames = 0;
+  const withPreparedStatements = (...args: unknown[]): unknown => {
+    const [text, values] = args;
+    const name =
+      typeof text === 'string' && args.length === 2 && Array.isArray(values)
+        ? (renamed.get(text) ?? preparedNames.get(text))
+        : undefined;
+    if (name === undefined) return send(...args);
+    const run = (as: string) => send({ name: as, text, values }) as Promise<unknown>;
+    // Outside a transaction block the failed statement was its own transaction: nothing ran, nothing is aborted.
+    const retryable = client.getTransactionStatus() === 'I';
+    return run(name).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== RESULT_TYPE_CHANGED) throw error;
+      renames += 1;
+      const fresh = `${name}_${String(renames)}`;
+      renamed.set(text as string, fresh);
+      if (!retryable) throw error;
+      return run(fresh);
+    });
+  };
+  Object.assign(client, { query: withPreparedStatements });
+}
