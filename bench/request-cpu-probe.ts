@@ -1,6 +1,6 @@
 /**
- * Server CPU (and PostgreSQL's) per request of two builds side by side: the cached list page and a
- * legal entity by id, 10 connections, on a 2,000-entity fixture each, the order of the builds
+ * Server CPU (and PostgreSQL's) per request of two builds side by side: the cached list page, a
+ * legal entity by id, the overview's stats and a review queue page, 10 connections, on a 2,000-entity fixture each, the order of the builds
  * alternating by round; prints each round and the medians. Reads both builds' dist-server/
  * (`npm run build:server` in each first).
  *
@@ -70,6 +70,9 @@ try {
     'cached list': () =>
       '/api/v2/entities?limit=100&supportingDocuments=true&corporateVerification=true',
     'by id': (side) => `/api/v2/entities/legal-entities/${side.entityId}`,
+    // The overview and a queue page also make uncached per-caller counts.
+    stats: () => '/api/v2/stats',
+    'review queue': () => '/api/v2/reviews?due=30d&riskLevel=High&limit=50',
   };
   for (let round = 0; round < rounds; round += 1) {
     for (const [name, pathOf] of Object.entries(scenarios)) {

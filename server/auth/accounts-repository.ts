@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import type { Compilable } from 'kysely';
 import type { Role } from '../../contract/audit.ts';
 import { entityDataVersionExpression } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
-import { prepared } from '../db/prepared-statements.ts';
+import { takeFirstPrepared } from '../db/prepared-statements.ts';
 import type { AccountRow } from '../db/schema.ts';
 
 export interface NewAccount {
@@ -17,12 +16,6 @@ export interface NewAccount {
 
 /** The only place with SQL for accounts and their sessions (issued JWTs). */
 export function accountsRepository(db: Db) {
-  /** A caller's lookup, on every request: prepared on PostgreSQL, as its plan is one index probe. */
-  async function firstRow<Row>(query: Compilable<Row>): Promise<Row | undefined> {
-    const { rows } = await db.executeQuery(prepared(query.compile()));
-    return rows[0];
-  }
-
   return {
     async insert(account: NewAccount) {
       const id = crypto.randomUUID();
@@ -54,11 +47,15 @@ export function accountsRepository(db: Db) {
       return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** With the entity data's version at this moment, which a request would otherwise read apart. */
+    /**
+     * With the entity data's version at this moment, which a request would otherwise read apart;
+     * prepared, as every request with a key runs it.
+     */
     findByApiKeyHash(
       apiKeyHash: string,
     ): Promise<(AccountRow & { entity_data_version: number | string }) | undefined> {
-      return firstRow(
+      return takeFirstPrepared(
+        db,
         db
           .selectFrom('accounts')
           .selectAll()
@@ -156,7 +153,8 @@ export function accountsRepository(db: Db) {
 
     /**
      * The account behind a live session (stored expiry after `nowSeconds`) with that expiry, if
-     * both still exist and the account is enabled, and the entity data's version at this moment.
+     * both still exist and the account is enabled, and the entity data's version at this moment;
+     * prepared, as every request with a token runs it.
      */
     findLiveSessionAccount(
       jti: string,
@@ -165,7 +163,8 @@ export function accountsRepository(db: Db) {
       | (AccountRow & { session_expires_at: number; entity_data_version: number | string })
       | undefined
     > {
-      return firstRow(
+      return takeFirstPrepared(
+        db,
         db
           .selectFrom('sessions')
           .innerJoin('accounts', 'accounts.id', 'sessions.account_id')

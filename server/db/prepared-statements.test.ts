@@ -5,6 +5,9 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { createAuditTrail } from '../audit/audit-trail.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
+import { decisionsRepository } from '../decisions/repository.ts';
+import { reviewsRepository } from '../reviews/repository.ts';
+import { statsRepository } from '../stats/repository.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
 import { openDatabase } from './database.ts';
 import { prepared, runPreparedStatements } from './prepared-statements.ts';
@@ -75,7 +78,7 @@ test.runIf(testEngine === 'postgres')(
 );
 
 test.runIf(testEngine === 'postgres')(
-  "every request's statements, the caller's lookup and the audit append, are prepared",
+  "every request's statements, the caller's lookup and the audit append, and the overview's and queue's uncached counts are prepared",
   async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-prepared-'));
     const databaseUrl = await newTestDatabaseUrl();
@@ -90,6 +93,9 @@ test.runIf(testEngine === 'postgres')(
         // The first event starts the chain in a transaction; the second continues it in one statement.
         await trail.record({ actor: 'tester', action: 'entity.read' });
         await trail.record({ actor: 'tester', action: 'entity.read' });
+        await statsRepository(connection).assignedTo('tester');
+        await decisionsRepository(connection).countWaitingFor('no such account');
+        await reviewsRepository(connection).respondedCount({ riskLevel: 'High' });
         const { rows } = await sql<{
           statement: string;
         }>`select statement from pg_prepared_statements`.execute(connection);
@@ -102,9 +108,14 @@ test.runIf(testEngine === 'postgres')(
           expect.stringMatching(/^select "seq", "hash" from "audit_events" order by "seq" desc/),
           expect.stringMatching(/^insert into "audit_events" .* values \(\$1,/),
           expect.stringMatching(/^insert into audit_events .* select events\.\* from \(values/),
+          expect.stringMatching(/^select count\(\*\) .* from "entities" where "assignee" = \$1$/),
+          expect.stringMatching(/from "pending_verifications" where "state" = \$1/),
+          expect.stringMatching(
+            /"client_update_requests"\."state" = \$1\) and "entities"\."risk_level" = \$2/,
+          ),
         ]),
       );
-      expect(held).toHaveLength(5);
+      expect(held).toHaveLength(8);
     } finally {
       await db.destroy();
       await fs.rm(dataDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
-import type { CompiledQuery } from 'kysely';
+import type { Compilable, CompiledQuery } from 'kysely';
 import type pg from 'pg';
+import type { Db } from './database.ts';
 
 /** The text of each statement marked by `prepared`, and its name on every PostgreSQL connection. */
 const preparedNames = new Map<string, string>();
@@ -16,6 +17,15 @@ export function prepared<Query extends Pick<CompiledQuery, 'sql'>>(query: Query)
     preparedNames.set(query.sql, `kyc_${String(preparedNames.size + 1)}`);
   }
   return query;
+}
+
+/** The first row of `query`, run as a prepared statement (see `prepared`). */
+export async function takeFirstPrepared<Row>(
+  db: Db,
+  query: Compilable<Row>,
+): Promise<Row | undefined> {
+  const { rows } = await db.executeQuery(prepared(query.compile()));
+  return rows[0];
 }
 
 /** "cached plan must not change result type": a column was added under a prepared `select *`. */

@@ -6,6 +6,7 @@ import type {
   PersonReviewTable,
   VerificationRow,
 } from '../db/schema.ts';
+import { takeFirstPrepared } from '../db/prepared-statements.ts';
 
 export type PendingVerificationRow = Selectable<PendingVerificationTable>;
 export type PersonReviewRow = Selectable<PersonReviewTable>;
@@ -156,14 +157,16 @@ export function decisionsRepository(db: Db) {
         .execute();
     },
 
-    /** How many held decisions wait for `accountId` (recorded by another account). */
+    /** How many held decisions wait for `accountId` (recorded by another account); prepared, on every overview. */
     async countWaitingFor(accountId: string): Promise<number> {
-      const row = await db
-        .selectFrom('pending_verifications')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('state', '=', 'pending')
-        .where('requested_by_account', '<>', accountId)
-        .executeTakeFirst();
+      const row = await takeFirstPrepared(
+        db,
+        db
+          .selectFrom('pending_verifications')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('state', '=', 'pending')
+          .where('requested_by_account', '<>', accountId),
+      );
       // PostgreSQL's count() is a bigint, which pg returns as a string.
       return Number(row?.count ?? 0);
     },

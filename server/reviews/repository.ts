@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { takeFirstPrepared } from '../db/prepared-statements.ts';
 
 /**
  * A range of next review dates, `YYYY-MM-DD`, both ends included; an open end is unbounded. `undated`
@@ -209,13 +210,18 @@ export function reviewsRepository(db: Db) {
       ]);
     },
 
-    /** Entities of the filters with a client response waiting; not kept, as responses are no entity data. */
+    /**
+     * Entities of the filters with a client response waiting; not kept, as responses are no entity
+     * data, so prepared: every queue page runs it, and its plan starts from the few responses.
+     */
     async respondedCount(filter: ReviewQueueFilter): Promise<number> {
-      const row = await db
-        .selectFrom('entities')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where((eb) => inQueue(eb, { responded: true }, filter))
-        .executeTakeFirst();
+      const row = await takeFirstPrepared(
+        db,
+        db
+          .selectFrom('entities')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where((eb) => inQueue(eb, { responded: true }, filter)),
+      );
       return Number(row?.count ?? 0);
     },
 

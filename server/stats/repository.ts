@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { takeFirstPrepared } from '../db/prepared-statements.ts';
 
 /** How many entities share one kind, status and risk level. */
 export interface PortfolioGroup {
@@ -32,13 +33,15 @@ export function statsRepository(db: Db) {
       }));
     },
 
-    /** Entities assigned to `username` (a range of an assignee index of 0029). */
+    /** Entities assigned to `username` (a range of an assignee index of 0029); prepared, on every overview. */
     async assignedTo(username: string): Promise<number> {
-      const row = await db
-        .selectFrom('entities')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('assignee', '=', username)
-        .executeTakeFirst();
+      const row = await takeFirstPrepared(
+        db,
+        db
+          .selectFrom('entities')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('assignee', '=', username),
+      );
       return Number(row?.count ?? 0);
     },
   };
