@@ -1,10 +1,12 @@
 /**
  * Server CPU (and PostgreSQL's) per request of two builds side by side: the cached list page, a
- * legal entity by id, the overview's stats and a review queue page, 10 connections, on a 2,000-entity fixture each, the order of the builds
- * alternating by round; prints each round and the medians. Reads both builds' dist-server/
- * (`npm run build:server` in each first).
+ * legal entity by id, the overview's stats, a review queue page, and a list page and a company
+ * search each missing the cache; 10 connections, on a 2,000-entity fixture each, the order of the
+ * builds alternating by round; prints each round and the medians. Reads both builds'
+ * dist-server/ (`npm run build:server` in each first).
  *
  * Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build's folder> [rounds] [seconds]
+ * [scenario,…]
  */
 import autocannon from 'autocannon';
 import { createTestDatabase, startThrowawayPostgres } from '../server/testing/postgres-server.ts';
@@ -12,11 +14,11 @@ import { cpuMs, postgresServerPid, processTreeCpuMs, startKycServer } from './pr
 import { median } from './report.ts';
 import { BENCH_DOCUMENT_KEY, buildFixture } from './server-bench.ts';
 
-const [engine = 'sqlite', otherBuild, roundsArgument = '4', secondsArgument = '8'] =
+const [engine = 'sqlite', otherBuild, roundsArgument = '4', secondsArgument = '8', only] =
   process.argv.slice(2);
 if (!otherBuild || (engine !== 'sqlite' && engine !== 'postgres')) {
   process.stdout.write(
-    'Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build folder> [rounds] [seconds]\n',
+    'Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build folder> [rounds] [seconds] [scenario,…]\n',
   );
   process.exit(2);
 }
@@ -66,21 +68,39 @@ try {
       stop: () => server.stop(),
     });
   }
-  const scenarios: Record<string, (side: Side) => string> = {
+  // Each request of a miss scenario asks for another page or fragment (more than its cache keeps).
+  let sent = 0;
+  const consonants = 'bcdfghklmnprstvz';
+  const allScenarios: Record<string, (side: Side) => string> = {
     'cached list': () =>
       '/api/v2/entities?limit=100&supportingDocuments=true&corporateVerification=true',
     'by id': (side) => `/api/v2/entities/legal-entities/${side.entityId}`,
     // The overview and a queue page also make uncached per-caller counts.
     stats: () => '/api/v2/stats',
     'review queue': () => '/api/v2/reviews?due=30d&riskLevel=High&limit=50',
+    'list miss': () =>
+      `/api/v2/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String((sent++ * 37) % 1900)}`,
+    'search miss': () => {
+      const n = sent++;
+      const fragment = `${consonants.charAt(n % 16)}${'aeiou'.charAt((n >> 4) % 5)}${consonants.charAt(Math.floor(n / 80) % 16)}`;
+      return `/api/v2/entities/legal-entities?companyName=${fragment}`;
+    },
   };
+  const scenarios = only
+    ? Object.fromEntries(only.split(',').map((name) => [name, allScenarios[name]] as const))
+    : allScenarios;
   for (let round = 0; round < rounds; round += 1) {
     for (const [name, pathOf] of Object.entries(scenarios)) {
+      if (!pathOf)
+        throw new Error(`No scenario "${name}": ${Object.keys(allScenarios).join(', ')}`);
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const options = {
           url: `${side.baseUrl}${pathOf(side)}`,
           connections: 10,
           headers: { 'X-API-Key': side.apiKey },
+          requests: [
+            { setupRequest: (request: autocannon.Request) => ({ ...request, path: pathOf(side) }) },
+          ],
         };
         await autocannon({ ...options, duration: 2 });
         const serverBefore = cpuMs(side.pid) ?? 0;

@@ -5,10 +5,12 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { createAuditTrail } from '../audit/audit-trail.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
+import { readModelRepository } from '../entities/read-model/repository.ts';
 import { decisionsRepository } from '../decisions/repository.ts';
 import { reviewsRepository } from '../reviews/repository.ts';
 import { statsRepository } from '../stats/repository.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
+import { entityDataVersion } from './change-counter.ts';
 import { openDatabase } from './database.ts';
 import { prepared, runPreparedStatements } from './prepared-statements.ts';
 
@@ -78,7 +80,7 @@ test.runIf(testEngine === 'postgres')(
 );
 
 test.runIf(testEngine === 'postgres')(
-  "every request's statements, the caller's lookup and the audit append, and the overview's and queue's uncached counts are prepared",
+  "every request's statements (the caller's lookup, the audit append), the overview's and queue's uncached counts and a list page's walk are prepared",
   async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-prepared-'));
     const databaseUrl = await newTestDatabaseUrl();
@@ -96,6 +98,21 @@ test.runIf(testEngine === 'postgres')(
         await statsRepository(connection).assignedTo('tester');
         await decisionsRepository(connection).countWaitingFor('no such account');
         await reviewsRepository(connection).respondedCount({ riskLevel: 'High' });
+        await entityDataVersion(connection);
+        const list = readModelRepository(connection);
+        await list.listPageBounds({
+          kind: undefined,
+          descending: false,
+          limit: 100,
+          offset: 0,
+          from: undefined,
+        });
+        const from = { created_at: '', id: '' };
+        const keys = { verifications: undefined, documents: undefined };
+        await list.listPageJson(
+          { kind: undefined, descending: false, limit: 100, from, next: undefined },
+          keys,
+        );
         const { rows } = await sql<{
           statement: string;
         }>`select statement from pg_prepared_statements`.execute(connection);
@@ -113,9 +130,14 @@ test.runIf(testEngine === 'postgres')(
           expect.stringMatching(
             /"client_update_requests"\."state" = \$1\) and "entities"\."risk_level" = \$2/,
           ),
+          expect.stringMatching(
+            /^select \(select version from change_counter where id = 1\) as version$/,
+          ),
+          expect.stringMatching(/^select 'first' as "position"/),
+          expect.stringMatching(/^select '\[' \|\| string_agg\(/),
         ]),
       );
-      expect(held).toHaveLength(8);
+      expect(held).toHaveLength(11);
     } finally {
       await db.destroy();
       await fs.rm(dataDir, { recursive: true, force: true });

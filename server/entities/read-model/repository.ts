@@ -3,6 +3,7 @@ import { PRIMARY_CONTACT } from '../../../contract/entities.ts';
 import { foldForSearch, normalisedRegistrationNumber } from '../../../contract/search-text.ts';
 import type { Db } from '../../db/database.ts';
 import { engineOf } from '../../db/engine.ts';
+import { prepared, takeFirstPrepared } from '../../db/prepared-statements.ts';
 import type { Database, EntityRow } from '../../db/schema.ts';
 import {
   MAX_SEARCH_RESULTS,
@@ -364,15 +365,22 @@ export function readModelRepository(db: Db) {
         .execute();
     },
 
-    /** Where a list page starts and the next one does: two entries found inside the order index. */
+    /**
+     * Where a list page starts and the next one does: two entries found inside the order index.
+     * Prepared, as is the page's JSON below: both walk that index whatever their parameters.
+     */
     async listPageBounds(page: ListPageQuery): Promise<ListPageBounds> {
       const keyAt = (position: 'first' | 'next', offset: number) =>
         db
           .selectFrom(listPageKeys(db, { ...page, limit: 1, offset }).as(position))
           .select([sql.lit(position).as('position'), 'created_at', 'id']);
-      const rows = await keyAt('first', page.offset)
-        .unionAll(keyAt('next', page.offset + page.limit))
-        .execute();
+      const { rows } = await db.executeQuery(
+        prepared(
+          keyAt('first', page.offset)
+            .unionAll(keyAt('next', page.offset + page.limit))
+            .compile(),
+        ),
+      );
       const keyOf = (position: 'first' | 'next') => {
         const row = rows.find((candidate) => candidate.position === position);
         return row && { created_at: row.created_at, id: row.id };
@@ -397,18 +405,21 @@ export function readModelRepository(db: Db) {
       const entities = db
         .selectFrom(listPageStretch(db, 'entities', range).select('created_at').as('page_entities'))
         .select((eb) => eb.fn.countAll<number | string>().as('entries'));
-      const row = await db
-        .selectFrom(
-          listPageStretch(db, 'entity_list_records', range)
-            .select(['created_at', 'entity_id', 'head', 'verifications', 'documents', 'tail'])
-            .as('records'),
-        )
-        .select((eb) => [
-          joined.as('json'),
-          eb.fn.countAll<number | string>().as('stored'),
-          entities.as('entries'),
-        ])
-        .executeTakeFirstOrThrow();
+      const row = await takeFirstPrepared(
+        db,
+        db
+          .selectFrom(
+            listPageStretch(db, 'entity_list_records', range)
+              .select(['created_at', 'entity_id', 'head', 'verifications', 'documents', 'tail'])
+              .as('records'),
+          )
+          .select((eb) => [
+            joined.as('json'),
+            eb.fn.countAll<number | string>().as('stored'),
+            entities.as('entries'),
+          ]),
+      );
+      if (!row) throw new Error('An aggregate answered no row.');
       const json = typeof row.json === 'string' ? Buffer.from(row.json) : row.json;
       return { json, entries: Number(row.entries), stored: Number(row.stored) };
     },
