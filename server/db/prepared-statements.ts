@@ -7,10 +7,11 @@ const preparedNames = new Map<string, string>();
 
 /**
  * Marks `query` to run on PostgreSQL as a named prepared statement, parsed once a connection and
- * planned again only while PostgreSQL finds a custom plan better than its generic one. For the
- * statements of every request whose best plan does not depend on their parameters (a lookup by a
- * key, an audit append), where parsing and planning cost more than running. Not for searches and
- * pages: a plan kept for one fragment or filter can be wrong for the next.
+ * planned again only while PostgreSQL finds a custom plan better than its generic one. For
+ * statements run on most requests whose best plan does not depend on their parameters (a lookup by
+ * a key, an audit append, a walk of one index in its order), where parsing and planning cost more
+ * than running. Not for searches or filtered pages: a plan kept for one fragment or filter can be
+ * wrong for the next.
  */
 export function prepared<Query extends Pick<CompiledQuery, 'sql'>>(query: Query): Query {
   if (!preparedNames.has(query.sql)) {
