@@ -29,13 +29,19 @@ function breakdownOf(
   return { total, byStatus, byRisk, byType };
 }
 
+/** Callers whose assigned count is kept: a team's reviewers, with room to spare. */
+const MAX_KEPT_ASSIGNED_COUNTS = 256;
+
 /**
- * The overview's counts on the day of `now` (UTC). The breakdowns walk every entity, so they are
- * kept until the entity data changes; the due windows are the queue's own counts (one way to
- * count); what is the caller's is counted per call on its index.
+ * The overview's counts on the day of `now` (UTC). The breakdowns walk every entity, and the
+ * caller's assigned count reads its index, so both are kept until the entity data changes; the due
+ * windows are the queue's own counts (one way to count); the decisions waiting for the caller are
+ * counted per call, as they are no entity data.
  */
 export function createStats(db: Db, windowCounts: WindowCounts) {
   const breakdowns = createVersionedCache<ReturnType<typeof breakdownOf>>(db, { entries: 1 });
+  // An assignment is entity data: each caller's count is kept until the entity data changes.
+  const assigned = createVersionedCache<number>(db, { entries: MAX_KEPT_ASSIGNED_COUNTS });
   return async function stats(
     now: Date,
     caller: Pick<Caller, 'accountId' | 'username' | 'role' | 'entityDataVersion'>,
@@ -48,7 +54,11 @@ export function createStats(db: Db, windowCounts: WindowCounts) {
         caller.entityDataVersion,
       ),
       windowCounts(today, {}, caller.entityDataVersion),
-      statsRepository(db).assignedTo(caller.username),
+      assigned.get(
+        caller.username,
+        () => statsRepository(db).assignedTo(caller.username),
+        caller.entityDataVersion,
+      ),
       // An auditor confirms nothing, so nothing waits for one (as the waiting list says).
       caller.role === 'reviewer'
         ? decisionsRepository(db).countWaitingFor(caller.accountId)

@@ -150,6 +150,21 @@ describe(`GET /api/v2/stats (${testEngine})`, () => {
     expect(await stats(auditor.apiKey)).toMatchObject({ assignedToMe: 0, pendingConfirmations: 0 });
   });
 
+  it("follows the caller's assignments at once: assigned, then taken away", async () => {
+    const { legalEntityId } = await insertLegalEntity(db);
+    const assign = (username: string | null) =>
+      server.request(`/api/v2/entities/${legalEntityId}/assignee`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username }),
+      });
+    const before = (await stats(second.apiKey)).assignedToMe;
+    expect((await assign(second.username)).status).toBe(200);
+    expect((await stats(second.apiKey)).assignedToMe).toBe(before + 1);
+    expect((await assign(null)).status).toBe(200);
+    expect((await stats(second.apiKey)).assignedToMe).toBe(before);
+  });
+
   it('is refused without credentials and recorded as stats.read', async () => {
     const anonymous = await server.request('/api/v2/stats', { auth: 'none' });
     expect(anonymous.status).toBe(401);
