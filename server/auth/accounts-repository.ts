@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import type { Role } from '../../contract/audit.ts';
 import { entityDataVersionExpression } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
-import { takeFirstPrepared } from '../db/prepared-statements.ts';
+import { compiledOnce } from '../db/prepared-statements.ts';
 import type { AccountRow } from '../db/schema.ts';
 
 export interface NewAccount {
@@ -14,8 +15,35 @@ export interface NewAccount {
   role?: Role;
 }
 
+/** The account of an API key, with the entity data's version at this moment. */
+const accountByApiKeyHash = compiledOnce((db: Db, apiKeyHash: string) =>
+  db
+    .selectFrom('accounts')
+    .selectAll()
+    .select(entityDataVersionExpression.as('entity_data_version'))
+    .where('api_key_hash', '=', apiKeyHash),
+);
+
+/** The enabled account of a live session, with its expiry and the entity data's version. */
+const liveSessionAccount = compiledOnce((db: Db, jti: string, nowSeconds: number) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
+    .selectAll('accounts')
+    .select('sessions.expires_at as session_expires_at')
+    .select(entityDataVersionExpression.as('entity_data_version'))
+    .where('sessions.jti', '=', jti)
+    .where('sessions.expires_at', '>', nowSeconds)
+    .where('accounts.disabled', '=', 0),
+);
+
 /** The only place with SQL for accounts and their sessions (issued JWTs). */
 export function accountsRepository(db: Db) {
+  async function firstRow<Row>(query: CompiledQuery<Row>): Promise<Row | undefined> {
+    const { rows } = await db.executeQuery(query);
+    return rows[0];
+  }
+
   return {
     async insert(account: NewAccount) {
       const id = crypto.randomUUID();
@@ -54,14 +82,7 @@ export function accountsRepository(db: Db) {
     findByApiKeyHash(
       apiKeyHash: string,
     ): Promise<(AccountRow & { entity_data_version: number | string }) | undefined> {
-      return takeFirstPrepared(
-        db,
-        db
-          .selectFrom('accounts')
-          .selectAll()
-          .select(entityDataVersionExpression.as('entity_data_version'))
-          .where('api_key_hash', '=', apiKeyHash),
-      );
+      return firstRow(accountByApiKeyHash(db, apiKeyHash));
     },
 
     list(): Promise<AccountRow[]> {
@@ -163,18 +184,7 @@ export function accountsRepository(db: Db) {
       | (AccountRow & { session_expires_at: number; entity_data_version: number | string })
       | undefined
     > {
-      return takeFirstPrepared(
-        db,
-        db
-          .selectFrom('sessions')
-          .innerJoin('accounts', 'accounts.id', 'sessions.account_id')
-          .selectAll('accounts')
-          .select('sessions.expires_at as session_expires_at')
-          .select(entityDataVersionExpression.as('entity_data_version'))
-          .where('sessions.jti', '=', jti)
-          .where('sessions.expires_at', '>', nowSeconds)
-          .where('accounts.disabled', '=', 0),
-      );
+      return firstRow(liveSessionAccount(db, jti, nowSeconds));
     },
   };
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
+import type { Role } from '../../contract/audit.ts';
 import { createAuditTrail } from '../audit/audit-trail.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { readModelRepository } from '../entities/read-model/repository.ts';
@@ -12,7 +13,8 @@ import { statsRepository } from '../stats/repository.ts';
 import { dropTestDatabaseUrl, newTestDatabaseUrl, testEngine } from '../testing/harness.ts';
 import { entityDataVersion } from './change-counter.ts';
 import { openDatabase } from './database.ts';
-import { prepared, runPreparedStatements } from './prepared-statements.ts';
+import type { Db } from './database.ts';
+import { compiledOnce, prepared, runPreparedStatements } from './prepared-statements.ts';
 
 /** The statements this session holds prepared, by their text. */
 async function preparedTexts(client: pg.ClientBase): Promise<string[]> {
@@ -145,3 +147,40 @@ test.runIf(testEngine === 'postgres')(
     }
   },
 );
+
+test('a query compiled once answers each call with its own arguments, beside its own constants', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-compiled-'));
+  const databaseUrl = await newTestDatabaseUrl();
+  const { db } = await openDatabase(dataDir, databaseUrl);
+  try {
+    const accounts = accountsRepository(db);
+    const account = { displayName: 'A', passwordHash: 'x', createdAt: '2026-01-01T00:00:00Z' };
+    await accounts.insert({ ...account, username: 'ana', apiKeyHash: 'ka', role: 'reviewer' });
+    await accounts.insert({ ...account, username: 'ben', apiKeyHash: 'kb', role: 'auditor' });
+    let builds = 0;
+    const enabledByNameAndRole = compiledOnce((on: Db, username: string, role: Role) => {
+      builds += 1;
+      return on
+        .selectFrom('accounts')
+        .select('username')
+        .where('username', '=', username)
+        .where('disabled', '=', 0)
+        .where('role', '=', role);
+    });
+    const usernames = async (username: string, role: Role) =>
+      (await db.executeQuery(enabledByNameAndRole(db, username, role))).rows.map(
+        (row) => row.username,
+      );
+
+    expect(await usernames('ana', 'reviewer')).toEqual(['ana']);
+    expect(await usernames('ben', 'auditor')).toEqual(['ben']);
+    expect(await usernames('ana', 'auditor')).toEqual([]);
+    await accounts.disable((await accounts.findByUsername('ana'))?.id ?? '');
+    expect(await usernames('ana', 'reviewer')).toEqual([]);
+    expect(builds).toBe(1);
+  } finally {
+    await db.destroy();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await dropTestDatabaseUrl(databaseUrl);
+  }
+});
