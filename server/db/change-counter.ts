@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-import { prepared } from './prepared-statements.ts';
+import { compiledOnce } from './prepared-statements.ts';
 
 /**
  * The database's version for what reads derive from the entity tables: the counter every write to
@@ -11,15 +11,16 @@ export const entityDataVersionExpression = sql<
   number | string
 >`(select version from change_counter where id = 1)`;
 
-/** The version alone, prepared: every cache miss reads it. */
+/** The version alone: every cache miss reads it, so it is compiled once and prepared. */
+const versionQuery = compiledOnce((db: Db) => ({
+  compile: () =>
+    sql<{
+      version: number | string | null;
+    }>`select ${entityDataVersionExpression} as version`.compile(db),
+}));
+
 export async function entityDataVersion(db: Db): Promise<string> {
-  const { rows } = await db.executeQuery(
-    prepared(
-      sql<{
-        version: number | string | null;
-      }>`select ${entityDataVersionExpression} as version`.compile(db),
-    ),
-  );
+  const { rows } = await db.executeQuery(versionQuery(db));
   const version = rows[0]?.version;
   if (version === undefined || version === null) throw new Error('change_counter has no row.');
   return String(version);

@@ -38,6 +38,20 @@ async function withClient(run: (client: pg.Client) => Promise<void>) {
   }
 }
 
+/** A migrated database of the engine under test, in a temporary DATA_DIR, for `run` alone. */
+async function withDatabase(run: (db: Db) => Promise<void>) {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-prepared-'));
+  const databaseUrl = await newTestDatabaseUrl();
+  const { db } = await openDatabase(dataDir, databaseUrl);
+  try {
+    await run(db);
+  } finally {
+    await db.destroy();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await dropTestDatabaseUrl(databaseUrl);
+  }
+}
+
 test.runIf(testEngine === 'postgres')(
   'a statement marked prepared runs by name on the connection; an unmarked one does not',
   () =>
@@ -83,12 +97,8 @@ test.runIf(testEngine === 'postgres')(
 
 test.runIf(testEngine === 'postgres')(
   "every request's statements (the caller's lookup, the audit append), the overview's and queue's uncached counts and a list page's walk are prepared",
-  async () => {
-    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-prepared-'));
-    const databaseUrl = await newTestDatabaseUrl();
-    if (databaseUrl === undefined) throw new Error('no test database');
-    const { db } = await openDatabase(dataDir, databaseUrl);
-    try {
+  () =>
+    withDatabase(async (db) => {
       const held = await db.connection().execute(async (connection) => {
         const accounts = accountsRepository(connection);
         await accounts.findByApiKeyHash('no such key');
@@ -140,19 +150,11 @@ test.runIf(testEngine === 'postgres')(
         ]),
       );
       expect(held).toHaveLength(11);
-    } finally {
-      await db.destroy();
-      await fs.rm(dataDir, { recursive: true, force: true });
-      await dropTestDatabaseUrl(databaseUrl);
-    }
-  },
+    }),
 );
 
-test('a query compiled once answers each call with its own arguments, beside its own constants', async () => {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-compiled-'));
-  const databaseUrl = await newTestDatabaseUrl();
-  const { db } = await openDatabase(dataDir, databaseUrl);
-  try {
+test('a query compiled once answers each call with its own arguments, beside its own constants', () =>
+  withDatabase(async (db) => {
     const accounts = accountsRepository(db);
     const account = { displayName: 'A', passwordHash: 'x', createdAt: '2026-01-01T00:00:00Z' };
     await accounts.insert({ ...account, username: 'ana', apiKeyHash: 'ka', role: 'reviewer' });
@@ -178,9 +180,4 @@ test('a query compiled once answers each call with its own arguments, beside its
     await accounts.disable((await accounts.findByUsername('ana'))?.id ?? '');
     expect(await usernames('ana', 'reviewer')).toEqual([]);
     expect(builds).toBe(1);
-  } finally {
-    await db.destroy();
-    await fs.rm(dataDir, { recursive: true, force: true });
-    await dropTestDatabaseUrl(databaseUrl);
-  }
-});
+  }));
