@@ -25,6 +25,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { useIdleAfterMount } from '../components/after-first-paint.tsx';
 import { ServiceUnavailableNotice } from '../components/service-unavailable-notice.tsx';
 import { ReSignInDialog } from '../features/auth/components/re-sign-in-dialog.tsx';
 import {
@@ -144,7 +145,9 @@ function SignedInShell() {
   const expiryNoticeShown = useSessionExpiryNoticeShown();
   const { ref: expiryNoticeRef, height: expiryNoticeHeight } = useElementSize();
   const confirms = Boolean(capabilities?.features.waitingForMe && canAct);
-  const waitingCount = useQuery({ ...decisionQueries.waitingCount(), enabled: confirms });
+  // Asked for once the page's own requests are out: no one waits for it, and a phone's LCP did.
+  const idle = useIdleAfterMount();
+  const waitingCount = useQuery({ ...decisionQueries.waitingCount(), enabled: confirms && idle });
   const items = [
     ...(capabilities?.features.overview ? [overviewItem] : []),
     ...(capabilities?.features.reviewQueue ? [reviewsItem] : []),

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import type { WaitingDecision } from '../../contract/decisions.ts';
 import { endSession, startSession } from '../features/auth/session/session-store.ts';
 import { tokenFor } from '../features/auth/testing/fake-token.ts';
@@ -94,6 +94,30 @@ test('the navigation counts what waits for the reviewer, and the count follows a
   if (!first) throw new Error('expected a decision');
   await user.click(within(first).getByRole('button', { name: 'Confirm' }));
   expect(await within(nav).findByRole('link', { name: 'Waiting for me (1)' })).toBeInTheDocument();
+});
+
+test('the count is asked for only once the browser is idle, after the page has asked for its own', async () => {
+  const idleCallbacks: (() => void)[] = [];
+  vi.stubGlobal('requestIdleCallback', (callback: () => void) => idleCallbacks.push(callback));
+  vi.stubGlobal('cancelIdleCallback', () => undefined);
+  try {
+    const { asked } = renderShell('/entities', 'reviewer', [held('pv-1'), held('pv-2')]);
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const link = await within(nav).findByRole('link', { name: /Waiting for me/ });
+    expect(link).toHaveAccessibleName('Waiting for me');
+    expect(asked).toEqual([]);
+
+    act(() => {
+      for (const callback of idleCallbacks) callback();
+    });
+    expect(
+      await within(nav).findByRole('link', { name: 'Waiting for me (2)' }),
+    ).toBeInTheDocument();
+  } finally {
+    // Unmounted while the stub is there: the hook cancels its callback on unmount.
+    cleanup();
+    vi.unstubAllGlobals();
+  }
 });
 
 test('no count when nothing waits', async () => {

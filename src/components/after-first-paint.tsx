@@ -18,3 +18,22 @@ export function AfterFirstPaint({
   }, []);
   return <>{shown ? children : placeholder}</>;
 }
+
+/**
+ * False until the browser is first idle after mounting: for a request that nothing on the first
+ * screen waits for (a navigation count), so it does not compete with the page's own.
+ */
+export function useIdleAfterMount(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    const becomeIdle = () => setIdle(true);
+    // Safari has no requestIdleCallback.
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(becomeIdle, { timeout: 2000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(becomeIdle, 200);
+    return () => clearTimeout(timer);
+  }, []);
+  return idle;
+}

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue } from 'react';
 import { useParams } from 'react-router';
+import { AfterFirstPaint } from '../../components/after-first-paint.tsx';
 import { assigneeQueries } from '../../features/assignment/api/assignee-queries.ts';
 import { AssigneeControl } from '../../features/assignment/components/assignee-control.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
@@ -142,7 +143,11 @@ export function EntityDetailRoute({ type }: { type?: EntityLinkType }) {
     <>
       <QueueNavigation />
       {page}
-      {features?.auditTrail && entityShown && <EntityActivity entityId={id} mt="lg" />}
+      {features?.auditTrail && entityShown && (
+        <AfterFirstPaint>
+          <EntityActivity entityId={id} mt="lg" />
+        </AfterFirstPaint>
+      )}
     </>
   );
 }
