@@ -197,7 +197,8 @@ test('a natural person shows personal information, KYC and linked legal entities
     await screen.findByRole('heading', { level: 1, name: 'Oliver Stone' }),
   ).toBeInTheDocument();
   expect(screen.getByText('Natural person')).toBeInTheDocument();
-  const personal = within(section('Personal information'));
+  // The sections render just after the header's first paint (AfterFirstPaint).
+  const personal = within(await screen.findByRole('region', { name: 'Personal information' }));
   expect(personal.getByText('3 Nov 1979')).toBeInTheDocument();
   expect(personal.getByText('Ireland (IE)')).toBeInTheDocument();
   expect(within(section('KYC')).getByText('Pending')).toBeInTheDocument();
@@ -286,7 +287,7 @@ test('the details wait for the capabilities, so the review panel never pushes th
   expect(
     await screen.findByRole('heading', { level: 1, name: 'Northwind Trading Ltd' }),
   ).toBeInTheDocument();
-  expect(screen.getByRole('heading', { name: 'Review decision' })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { name: 'Review decision' })).toBeInTheDocument();
 });
 
 test('capabilities that fail to load do not hold the page: it shows without the review panel', async () => {

@@ -58,6 +58,30 @@ function renderPanel(props: Partial<ReviewDecisionPanelProps> = {}) {
   return { ...view, onEntityChanged };
 }
 
+test('while held decisions load, the outcome row keeps its place, covered and out of reach', async () => {
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  server.use(
+    apiHandler('GET /api/v2/entities/legal-entities/:id/pending-verifications', async () => {
+      await answered;
+      return envelope([]);
+    }),
+  );
+  renderPanel();
+  const loading = await screen.findByRole('status', { name: 'Loading decisions' });
+  // The same row as after loading, so the page below does not move when it arrives.
+  expect(loading).toHaveTextContent('The outcome becomes the entity’s KYC status');
+  const covered = within(loading).getByText('Record outcome').closest('[inert]');
+  expect(covered).toHaveAttribute('aria-hidden', 'true');
+  expect(screen.queryByRole('button', { name: 'Record outcome' })).not.toBeInTheDocument();
+
+  answer();
+  expect(await screen.findByRole('button', { name: 'Record outcome' })).toBeEnabled();
+  expect(screen.queryByRole('status', { name: 'Loading decisions' })).not.toBeInTheDocument();
+});
+
 test('records an outcome with the next review defaulted from the risk level, validated by the shared schema', async () => {
   let sent: unknown;
   server.use(
@@ -116,7 +140,7 @@ test('warns that accepting a High-risk entity needs a second reviewer, and shows
   expect(
     await screen.findByText(/Accepting this entity needs a second reviewer/),
   ).toBeInTheDocument();
-  await user.click(screen.getByRole('button', { name: 'Record outcome' }));
+  await user.click(await screen.findByRole('button', { name: 'Record outcome' }));
   const dialog = await screen.findByRole('dialog', { name: 'Record review outcome' });
   await user.click(within(dialog).getByRole('combobox', { name: 'Outcome' }));
   await user.click(await screen.findByRole('option', { name: 'Accepted' }));

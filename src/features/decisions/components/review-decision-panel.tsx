@@ -53,9 +53,37 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
   let body;
   // An auditor sees the panel only for a held decision; while that loads, nothing.
   if (readOnly && pending.isPending) return null;
+  const outcomeRow = (
+    <Group justify="space-between" align="center" wrap="wrap" gap="sm">
+      <Text size="sm" c="dimmed" maw="40rem">
+        The outcome becomes the entity’s KYC status and sets its next review date.
+        {acceptNeedsSecondReviewer
+          ? ' Accepting this entity needs a second reviewer’s confirmation.'
+          : ''}
+      </Text>
+      <Group gap="xs">
+        <Button
+          variant="default"
+          leftSection={<IconGauge size={16} aria-hidden />}
+          onClick={riskDialog.open}
+        >
+          Change risk
+        </Button>
+        <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
+          Record outcome
+        </Button>
+      </Group>
+    </Group>
+  );
   if (pending.isPending) {
-    // As tall as the row that usually replaces it (a button's height), so nothing below moves.
-    body = <Skeleton h={36} role="status" aria-label="Loading decisions" />;
+    // The row that usually replaces it, covered and inert: as tall at any width, so nothing moves.
+    body = (
+      <Skeleton visible role="status" aria-label="Loading decisions">
+        <div inert aria-hidden>
+          {outcomeRow}
+        </div>
+      </Skeleton>
+    );
   } else if (pending.isError) {
     body = (
       <ErrorState
@@ -70,28 +98,7 @@ export function ReviewDecisionPanel(props: ReviewDecisionPanelProps) {
   } else if (readOnly) {
     return null;
   } else {
-    body = (
-      <Group justify="space-between" align="center" wrap="wrap" gap="sm">
-        <Text size="sm" c="dimmed" maw="40rem">
-          The outcome becomes the entity’s KYC status and sets its next review date.
-          {acceptNeedsSecondReviewer
-            ? ' Accepting this entity needs a second reviewer’s confirmation.'
-            : ''}
-        </Text>
-        <Group gap="xs">
-          <Button
-            variant="default"
-            leftSection={<IconGauge size={16} aria-hidden />}
-            onClick={riskDialog.open}
-          >
-            Change risk
-          </Button>
-          <Button leftSection={<IconChecks size={16} aria-hidden />} onClick={dialog.open}>
-            Record outcome
-          </Button>
-        </Group>
-      </Group>
-    );
+    body = outcomeRow;
   }
 
   return (

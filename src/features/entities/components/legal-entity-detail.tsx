@@ -34,10 +34,11 @@ export function LegalEntityDetail({
         typeLabel="Legal entity"
         kyc={entity.kycMetaData}
       />
-      {review}
-      {/* The sections come just after the header's paint; the placeholder keeps what follows the
-          page (its Activity) below the screen until they do, so nothing in view moves. */}
+      {/* The review panels and the sections come just after the header's paint, so a phone's
+          first paint waits for less; the placeholder keeps what follows the page (its Activity)
+          below the screen until they do, so nothing in view moves. */}
       <AfterFirstPaint placeholder={<Box mih="100vh" />}>
+        {review}
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Stack gap="lg">

@@ -1,6 +1,7 @@
-import { Grid, Stack } from '@mantine/core';
+import { Box, Grid, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { NaturalPerson } from '../../../../contract/entities.ts';
+import { AfterFirstPaint } from '../../../components/after-first-paint.tsx';
 import { DetailSection } from './detail-section.tsx';
 import { EntityDetailHeader } from './entity-detail-header.tsx';
 import { IdentityChecks } from './identity-checks.tsx';
@@ -35,23 +36,27 @@ export function NaturalPersonDetail({
         typeLabel="Natural person"
         kyc={person.kycMetaData}
       />
-      {review}
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="lg">
-            <PersonalInformation info={person.personalInformation} />
-            <IdentityChecks person={person} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="lg">
-            <KycMetadataSection kyc={person.kycMetaData} />
-            <LinkedLegalEntities links={person.personalInformation.linkedEntities} />
-            {notes}
-          </Stack>
-        </Grid.Col>
-      </Grid>
-      <DetailSection title="Supporting documents">{documents}</DetailSection>
+      {/* As on a legal entity's page (LegalEntityDetail): the rest comes just after the header's
+          paint. */}
+      <AfterFirstPaint placeholder={<Box mih="100vh" />}>
+        {review}
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <Stack gap="lg">
+              <PersonalInformation info={person.personalInformation} />
+              <IdentityChecks person={person} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <Stack gap="lg">
+              <KycMetadataSection kyc={person.kycMetaData} />
+              <LinkedLegalEntities links={person.personalInformation.linkedEntities} />
+              {notes}
+            </Stack>
+          </Grid.Col>
+        </Grid>
+        <DetailSection title="Supporting documents">{documents}</DetailSection>
+      </AfterFirstPaint>
     </Stack>
   );
 }
