@@ -73,3 +73,15 @@ test('a reviewer searches legal entities and opens a result', async ({
   await expect(page).toHaveURL(/\/entities\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/international/i);
 });
+
+test('with no session notice, nothing of its bar shows at the foot of the page', async ({
+  page,
+  kyc,
+}) => {
+  await page.setViewportSize({ width: 1366, height: 800 });
+  await signIn(page, kyc);
+  await expect(page.getByRole('table', { name: 'Entities' })).toBeVisible();
+  const bar = await page.locator('footer').boundingBox();
+  // Off the screen entirely: a collapsed bar's 1 px border once showed as a line on every page.
+  expect(bar?.y).toBeGreaterThanOrEqual(800);
+});

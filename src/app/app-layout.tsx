@@ -286,7 +286,13 @@ function SignedInShell() {
           )}
         </AppShell.Navbar>
 
-        <AppShell.Footer px="md" py={FOOTER_PADDING} bg="var(--mantine-color-yellow-light)">
+        {/* Collapsed, its border alone would show: a 1 px line at the foot of every page. */}
+        <AppShell.Footer
+          px="md"
+          py={FOOTER_PADDING}
+          bg="var(--mantine-color-yellow-light)"
+          withBorder={expiryNoticeShown}
+        >
           <div ref={expiryNoticeRef}>{expiryNoticeShown && <SessionExpiryNotice />}</div>
         </AppShell.Footer>
 
