@@ -29,19 +29,21 @@ function breakdownOf(
   return { total, byStatus, byRisk, byType };
 }
 
-/** Callers whose assigned count is kept: a team's reviewers, with room to spare. */
-const MAX_KEPT_ASSIGNED_COUNTS = 256;
+/** Callers whose own counts are kept: a team's reviewers, with room to spare. */
+const MAX_KEPT_CALLER_COUNTS = 256;
 
 /**
  * The overview's counts on the day of `now` (UTC). The breakdowns walk every entity, and the
- * caller's assigned count reads its index, so both are kept until the entity data changes; the due
- * windows are the queue's own counts (one way to count); the decisions waiting for the caller are
- * counted per call, as they are no entity data.
+ * caller's assigned count and the decisions waiting for the caller read their indexes; all are
+ * kept until the next write that moves the change counter. The due windows are the queue's own
+ * counts (one way to count).
  */
 export function createStats(db: Db, windowCounts: WindowCounts) {
   const breakdowns = createVersionedCache<ReturnType<typeof breakdownOf>>(db, { entries: 1 });
-  // An assignment is entity data: each caller's count is kept until the entity data changes.
-  const assigned = createVersionedCache<number>(db, { entries: MAX_KEPT_ASSIGNED_COUNTS });
+  // An assignment is entity data, and a held decision moves the same counter (0042): each
+  // caller's counts are kept until the next such write.
+  const assigned = createVersionedCache<number>(db, { entries: MAX_KEPT_CALLER_COUNTS });
+  const waiting = createVersionedCache<number>(db, { entries: MAX_KEPT_CALLER_COUNTS });
   return async function stats(
     now: Date,
     caller: Pick<Caller, 'accountId' | 'username' | 'role' | 'entityDataVersion'>,
@@ -61,7 +63,11 @@ export function createStats(db: Db, windowCounts: WindowCounts) {
       ),
       // An auditor confirms nothing, so nothing waits for one (as the waiting list says).
       caller.role === 'reviewer'
-        ? decisionsRepository(db).countWaitingFor(caller.accountId)
+        ? waiting.get(
+            caller.accountId,
+            () => decisionsRepository(db).countWaitingFor(caller.accountId),
+            caller.entityDataVersion,
+          )
         : Promise.resolve(0),
     ]);
     return {

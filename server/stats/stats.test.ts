@@ -18,6 +18,20 @@ const auditor = { username: '', apiKey: '' };
 const as = (apiKey?: string) =>
   apiKey === undefined ? {} : { auth: 'none' as const, headers: { 'X-API-Key': apiKey } };
 
+/** An acceptance recorded by the test's own account: held for a second reviewer under four-eyes. */
+function recordAcceptance(legalEntityId: string) {
+  return server.request(`/api/v2/entities/legal-entities/${legalEntityId}/verifications`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      verificationStatus: 'Accepted',
+      verificationDate: '2026-06-10',
+      verificationSource: 'Companies House',
+      nextReviewDate: '2027-06-10',
+    }),
+  });
+}
+
 async function stats(apiKey?: string): Promise<Stats> {
   const answer = await server.request('/api/v2/stats', as(apiKey));
   expect(answer.status, answer.text).toBe(200);
@@ -127,19 +141,7 @@ describe(`GET /api/v2/stats (${testEngine})`, () => {
       body: JSON.stringify({ username: second.username }),
     });
     expect(assigned.status, assigned.text).toBe(200);
-    const held = await server.request(
-      `/api/v2/entities/legal-entities/${legalEntityId}/verifications`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          verificationStatus: 'Accepted',
-          verificationDate: '2026-06-10',
-          verificationSource: 'Companies House',
-          nextReviewDate: '2027-06-10',
-        }),
-      },
-    );
+    const held = await recordAcceptance(legalEntityId);
     expect(recordedVerificationResponseSchema.parse(held.body).data.state).toBe('pending');
 
     const mine = await stats();
@@ -163,6 +165,26 @@ describe(`GET /api/v2/stats (${testEngine})`, () => {
     expect((await stats(second.apiKey)).assignedToMe).toBe(before + 1);
     expect((await assign(null)).status).toBe(200);
     expect((await stats(second.apiKey)).assignedToMe).toBe(before);
+  });
+
+  it('follows held decisions at once: held by another reviewer, then rejected', async () => {
+    const { legalEntityId } = await insertLegalEntity(db);
+    const before = (await stats(second.apiKey)).pendingConfirmations;
+    const held = await recordAcceptance(legalEntityId);
+    const { data } = recordedVerificationResponseSchema.parse(held.body);
+    if (data.state !== 'pending') throw new Error('expected a held decision');
+    expect((await stats(second.apiKey)).pendingConfirmations).toBe(before + 1);
+    const rejected = await server.request(
+      `/api/v2/pending-verifications/${data.pending.id}/reject`,
+      {
+        method: 'POST',
+        auth: 'none',
+        headers: { 'X-API-Key': second.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'Registry extract is out of date' }),
+      },
+    );
+    expect(rejected.status, rejected.text).toBe(200);
+    expect((await stats(second.apiKey)).pendingConfirmations).toBe(before);
   });
 
   it('is refused without credentials and recorded as stats.read', async () => {
