@@ -1,8 +1,9 @@
-import { Anchor, Badge, Code, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
+import { AfterFirstPaint } from '../../../components/after-first-paint.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import type { KycMetaData } from '../../../../contract/entities.ts';
@@ -73,4 +74,13 @@ export function EntityDetailHeader({
       </Group>
     </Stack>
   );
+}
+
+/**
+ * What a detail page shows below its header (review panels, sections), rendered just after the
+ * header's paint so that a phone's first paint waits for less. The placeholder keeps what follows
+ * the page (its Activity) below the screen until then, so nothing in view moves.
+ */
+export function BelowEntityDetailHeader({ children }: { children: ReactNode }) {
+  return <AfterFirstPaint placeholder={<Box mih="100vh" />}>{children}</AfterFirstPaint>;
 }

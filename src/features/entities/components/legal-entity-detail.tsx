@@ -1,10 +1,9 @@
-import { Box, Grid, Paper, Stack } from '@mantine/core';
+import { Grid, Paper, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { LegalEntity } from '../../../../contract/entities.ts';
-import { AfterFirstPaint } from '../../../components/after-first-paint.tsx';
 import { CorporateInformation } from './corporate-information.tsx';
 import { DetailSection } from './detail-section.tsx';
-import { EntityDetailHeader } from './entity-detail-header.tsx';
+import { BelowEntityDetailHeader, EntityDetailHeader } from './entity-detail-header.tsx';
 import { KycMetadataSection } from './kyc-metadata-section.tsx';
 import { LinkedPeople } from './linked-people.tsx';
 import { VerificationsList } from './verifications-list.tsx';
@@ -34,10 +33,7 @@ export function LegalEntityDetail({
         typeLabel="Legal entity"
         kyc={entity.kycMetaData}
       />
-      {/* The review panels and the sections come just after the header's paint, so a phone's
-          first paint waits for less; the placeholder keeps what follows the page (its Activity)
-          below the screen until they do, so nothing in view moves. */}
-      <AfterFirstPaint placeholder={<Box mih="100vh" />}>
+      <BelowEntityDetailHeader>
         {review}
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
@@ -58,7 +54,7 @@ export function LegalEntityDetail({
         <Paper withBorder p="md">
           {clientUpdates}
         </Paper>
-      </AfterFirstPaint>
+      </BelowEntityDetailHeader>
     </Stack>
   );
 }

@@ -1,9 +1,8 @@
-import { Box, Grid, Stack } from '@mantine/core';
+import { Grid, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { NaturalPerson } from '../../../../contract/entities.ts';
-import { AfterFirstPaint } from '../../../components/after-first-paint.tsx';
 import { DetailSection } from './detail-section.tsx';
-import { EntityDetailHeader } from './entity-detail-header.tsx';
+import { BelowEntityDetailHeader, EntityDetailHeader } from './entity-detail-header.tsx';
 import { IdentityChecks } from './identity-checks.tsx';
 import { KycMetadataSection } from './kyc-metadata-section.tsx';
 import { LinkedLegalEntities } from './linked-legal-entities.tsx';
@@ -36,9 +35,7 @@ export function NaturalPersonDetail({
         typeLabel="Natural person"
         kyc={person.kycMetaData}
       />
-      {/* As on a legal entity's page (LegalEntityDetail): the rest comes just after the header's
-          paint. */}
-      <AfterFirstPaint placeholder={<Box mih="100vh" />}>
+      <BelowEntityDetailHeader>
         {review}
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
@@ -56,7 +53,7 @@ export function NaturalPersonDetail({
           </Grid.Col>
         </Grid>
         <DetailSection title="Supporting documents">{documents}</DetailSection>
-      </AfterFirstPaint>
+      </BelowEntityDetailHeader>
     </Stack>
   );
 }
