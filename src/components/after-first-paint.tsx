@@ -1,9 +1,10 @@
-import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { Children, startTransition, useEffect, useState, type ReactNode } from 'react';
 
 /**
- * Renders `children` once the page around it has been committed, in a transition React can pause
- * between components, and `placeholder` until then: for what lies below the fold, so the first
- * paint waits for less. Nothing is left out: it all renders moments later, whether seen or not.
+ * Renders `children` once the page around it has been committed, and `placeholder` until then:
+ * for what lies below the fold, so the first paint waits for less. Each child comes in a
+ * transition and a commit of its own, after the one before it, so no single task of a phone's
+ * main thread builds them all. Nothing is left out: it all renders moments later, seen or not.
  */
 export function AfterFirstPaint({
   children,
@@ -12,11 +13,19 @@ export function AfterFirstPaint({
   children: ReactNode;
   placeholder?: ReactNode;
 }) {
-  const [shown, setShown] = useState(false);
+  // Counted by position, empty children included, so a child that appears later keeps its place.
+  const count = Children.count(children);
+  const [shown, setShown] = useState(0);
+  const allShown = shown >= count;
   useEffect(() => {
-    startTransition(() => setShown(true));
-  }, []);
-  return <>{shown ? children : placeholder}</>;
+    if (!allShown) startTransition(() => setShown((done) => done + 1));
+  }, [shown, allShown]);
+  return (
+    <>
+      {Children.map(children, (child, index) => (index < shown ? child : null))}
+      {allShown ? null : placeholder}
+    </>
+  );
 }
 
 /**
