@@ -1,7 +1,7 @@
 /**
  * Checks the built console in dist/ (run after `npm run build`): zod in at most one chunk, no
  * React Router development build, no source map served, every chunk index.html preloads present,
- * and prints what the sign-in page, /entities and an entity page load.
+ * a stylesheet for every Mantine class the scripts name, and prints what the sign-in page, /entities and an entity page load.
  * Exits 1 naming each failure.
  */
 import fs from 'node:fs';
@@ -35,6 +35,35 @@ if (servedMaps.length > 0)
 const mapLinks = scripts.filter((file) => /\/[/*]# sourceMappingURL=/.test(read(file)));
 if (mapLinks.length > 0)
   failures.push(`${mapLinks.length} scripts name a source map, such as ${mapLinks[0]}`);
+
+// Mantine's styles come one component at a time (src/app/mantine.css): each class a bundled
+// component names needs its rules in one of dist's stylesheets.
+const MANTINE_CLASS = /\bm_[0-9a-f]{8}\b/g;
+const MANTINE_STYLES = 'node_modules/@mantine/core/styles';
+const styled = new Set(
+  fs
+    .readdirSync(ASSETS)
+    .filter((file) => file.endsWith('.css'))
+    .flatMap((file) => read(file).match(MANTINE_CLASS) ?? []),
+);
+const unstyled = new Set(
+  scripts
+    .flatMap((file) => read(file).match(MANTINE_CLASS) ?? [])
+    .filter((name) => !styled.has(name)),
+);
+if (unstyled.size > 0) {
+  const sheets = fs
+    .readdirSync(MANTINE_STYLES)
+    .filter((file) => !file.endsWith('.layer.css'))
+    .filter((file) =>
+      [...unstyled].some((name) =>
+        fs.readFileSync(path.join(MANTINE_STYLES, file), 'utf8').includes(`.${name}`),
+      ),
+    );
+  failures.push(
+    `${unstyled.size} Mantine classes have no styles; import into src/app/mantine.css: ${sheets.join(', ') || [...unstyled].join(', ')}`,
+  );
+}
 
 /** A chunk and every chunk it imports statically: what loads before it can run. */
 function staticClosure(entries: string[]): Set<string> {

@@ -1,5 +1,5 @@
 import './lib/zod-config.ts';
-import '@mantine/core/styles.css';
+import './app/mantine.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
