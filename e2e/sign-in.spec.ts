@@ -56,3 +56,17 @@ test('the shell navigates between the main sections', async ({ page, kyc, axe })
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await axe();
 });
+
+test('until its code has run, the page says the console is loading; then the console replaces it', async ({
+  page,
+}) => {
+  // The scripts held back: what a slow connection shows before they arrive.
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.getByRole('status')).toHaveText('Loading KYC Desk…');
+
+  await page.unroute(/\/assets\/.*\.js$/);
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText('Loading KYC Desk…')).toHaveCount(0);
+});

@@ -1,5 +1,6 @@
 import './lib/zod-config.ts';
 import './app/mantine.css';
+import './app/boot-notice.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
