@@ -1,7 +1,8 @@
 /**
  * Checks the built console in dist/ (run after `npm run build`): zod in at most one chunk, no
  * React Router development build, no source map served, every chunk index.html preloads present,
- * a stylesheet for every Mantine class the scripts name, and prints what the sign-in page, /entities and an entity page load.
+ * a stylesheet for every Mantine class the scripts name, and prints what the sign-in page,
+ * /entities and an entity page load.
  * Exits 1 naming each failure.
  */
 import fs from 'node:fs';
