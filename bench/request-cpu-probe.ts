@@ -1,9 +1,9 @@
 /**
  * Server CPU (and PostgreSQL's) per request of two builds side by side: the cached list page, a
- * legal entity by id, the overview's stats, a review queue page, and a list page and a company
- * search each missing the cache; 10 connections, on a 2,000-entity fixture each, the order of the
- * builds alternating by round; prints each round and the medians. Reads both builds'
- * dist-server/ (`npm run build:server` in each first).
+ * legal entity by id, the overview's stats, a review queue page, the entity index's first page,
+ * and a list page and a company search each missing the cache; 10 connections, on a 2,000-entity
+ * fixture each, the order of the builds alternating by round; prints each round and the medians.
+ * Reads both builds' dist-server/ (`npm run build:server` in each first).
  *
  * Usage: tsx bench/request-cpu-probe.ts <sqlite|postgres> <other build's folder> [rounds] [seconds]
  * [scenario,…]
@@ -78,6 +78,7 @@ try {
     // The overview and a queue page also make uncached per-caller counts.
     stats: () => '/api/v2/stats',
     'review queue': () => '/api/v2/reviews?due=30d&riskLevel=High&limit=50',
+    'entity index': () => '/api/v2/entity-index?sort=name&order=asc&limit=25',
     'list miss': () =>
       `/api/v2/entities?limit=100&supportingDocuments=true&corporateVerification=true&start=${String((sent++ * 37) % 1900)}`,
     'search miss': () => {

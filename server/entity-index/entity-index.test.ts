@@ -10,7 +10,12 @@ import {
 import { errorEnvelopeSchema } from '../../contract/common.ts';
 import { foldForSearch } from '../../contract/search-text.ts';
 import type { Db } from '../db/database.ts';
-import { createEntityIndexKept, criteriaOf, type EntityIndexKept } from './service.ts';
+import {
+  createEntityIndexKept,
+  criteriaOf,
+  entityIndexPage,
+  type EntityIndexKept,
+} from './service.ts';
 import {
   entityIndexRepository,
   type EntityIndexDbRow,
@@ -531,6 +536,34 @@ describe(`GET /api/v2/entity-index (${testEngine})`, () => {
       `/api/v2/entity-index?sort=created&cursor=${first.nextCursor ?? ''}`,
     );
     expect(other.status).toBe(400);
+  });
+
+  it('answers a page asked again from what it kept, until the entity data changes', async () => {
+    const kept = createEntityIndexKept(db);
+    const caller = { username: server.account.username, entityDataVersion: undefined };
+    const query = {
+      type: 'all',
+      sort: 'created',
+      order: 'desc',
+      limit: 3,
+      format: 'json',
+    } as const;
+    const first = await entityIndexPage(db, kept, query, caller);
+    expect(await entityIndexPage(db, kept, query, caller)).toBe(first);
+    // Another limit is another page, not the kept one cut short.
+    expect((await entityIndexPage(db, kept, { ...query, limit: 2 }, caller)).data).toHaveLength(2);
+
+    const newest = first.data[0];
+    if (!newest) throw new Error('the index answered no rows');
+    const riskLevel = newest.riskLevel === 'High' ? 'Low' : 'High';
+    await db
+      .updateTable('entities')
+      .set({ risk_level: riskLevel })
+      .where('id', '=', newest.entityId)
+      .execute();
+    const after = await entityIndexPage(db, kept, query, caller);
+    expect(after).not.toBe(first);
+    expect(after.data[0]).toEqual({ ...newest, riskLevel });
   });
 
   it('records each read as entity.index with its query', async () => {

@@ -22,6 +22,9 @@ import {
 
 /** Filter combinations whose totals are kept; past this the least recently used go first. */
 const MAX_KEPT_TOTALS = 500;
+/** Pages kept, bounded by their rows too (at most 100 each); past these the least recently used go first. */
+const MAX_KEPT_PAGES = 200;
+const MAX_KEPT_PAGE_ROWS = 5000;
 /** Rows the CSV export reads at a time: memory stays flat whatever the total. */
 const CSV_ROWS_PER_READ = 1000;
 
@@ -96,15 +99,22 @@ function keyOfCursor(sort: EntityIndexSort, cursor: string): EntityIndexKey {
 
 /**
  * What the entity index keeps until the entity data changes: 0036's groups, from which each
- * request's lead is chosen once, and the totals per filter (a total grows with the entities
- * matched, a page is the first rows of an index range).
+ * request's lead is chosen once, the totals per filter (a total grows with the entities
+ * matched), and the pages asked for again (the console's first page, most of all).
  */
 export function createEntityIndexKept(db: Db) {
   const repository = entityIndexRepository(db);
   const groups = createVersionedCache<EntityIndexCountGroup[]>(db, { entries: 1 });
   const totals = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
+  const pages = createVersionedCache<EntityIndexPage>(db, {
+    entries: MAX_KEPT_PAGES,
+    bytes: MAX_KEPT_PAGE_ROWS,
+    sizeOf: (page) => page.data.length,
+  });
   // versionAtStart: the entity data's version read as the request began (createVersionedCache).
   return {
+    page: (key: string, build: () => Promise<EntityIndexPage>, versionAtStart?: string) =>
+      pages.get(key, build, versionAtStart),
     lead: (criteria: EntityIndexCriteria, versionAtStart?: string) =>
       repository.leadOf(criteria, () =>
         groups.get('groups', () => repository.countGroups(), versionAtStart),
@@ -127,22 +137,36 @@ export async function entityIndexPage(
 ): Promise<EntityIndexPage> {
   const criteria = criteriaOf(query, caller.username);
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.sort, query.cursor);
-  const lead = await kept.lead(criteria, caller.entityDataVersion);
-  // One row more than asked tells whether a next page exists.
-  const [rows, total] = await Promise.all([
-    entityIndexRepository(db).page(criteria, query.sort, query.order, after, query.limit + 1, lead),
-    kept.total(criteria, lead, caller.entityDataVersion),
-  ]);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    code: 200,
-    status: 'success',
-    message: '',
-    data: page.map(rowOf),
-    nextCursor: rows.length > query.limit && last ? cursorOf(query.sort, last) : null,
-    total,
-  };
+  const key = JSON.stringify([criteria, query.sort, query.order, query.cursor, query.limit]);
+  return kept.page(
+    key,
+    async () => {
+      const lead = await kept.lead(criteria, caller.entityDataVersion);
+      // One row more than asked tells whether a next page exists.
+      const [rows, total] = await Promise.all([
+        entityIndexRepository(db).page(
+          criteria,
+          query.sort,
+          query.order,
+          after,
+          query.limit + 1,
+          lead,
+        ),
+        kept.total(criteria, lead, caller.entityDataVersion),
+      ]);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        code: 200,
+        status: 'success',
+        message: '',
+        data: page.map(rowOf),
+        nextCursor: rows.length > query.limit && last ? cursorOf(query.sort, last) : null,
+        total,
+      };
+    },
+    caller.entityDataVersion,
+  );
 }
 
 /** What bulk writes appended to PostgreSQL's count changes, folded before the first total needs it. */
