@@ -89,6 +89,8 @@ async function renderEntityPage() {
   expect(await screen.findByText('passport.pdf')).toBeInTheDocument();
   expect(await screen.findByRole('region', { name: 'Notes' })).toBeInTheDocument();
   expect(await screen.findByText('No notes yet.', { exact: false })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { name: 'Client updates' })).toBeInTheDocument();
+  expect(await screen.findByRole('region', { name: 'Activity' })).toBeInTheDocument();
   return rendered;
 }
 

@@ -91,8 +91,9 @@ function renderEntity(id: string) {
   });
 }
 
+/** The sections come one commit after another once the header is painted (AfterFirstPaint). */
 function section(name: string) {
-  return screen.getByRole('region', { name });
+  return screen.findByRole('region', { name });
 }
 
 test('a legal entity shows its header, corporate information, KYC, verifications, people and documents', async () => {
@@ -122,12 +123,12 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   );
   expect(corporate.getByText('EC1A 1BB')).toBeInTheDocument();
 
-  const kyc = within(section('KYC'));
+  const kyc = within(await section('KYC'));
   expect(kyc.getByText('NW-001')).toBeInTheDocument();
   // The newest verification's next review (decisions.md), not the 15 Jan 2027 the record stored.
   expect(kyc.getByText('15 Jan 2020')).toBeInTheDocument();
 
-  const verifications = within(section('Verifications')).getAllByRole('article');
+  const verifications = within(await section('Verifications')).getAllByRole('article');
   expect(verifications).toHaveLength(2);
   const [latest, older] = verifications as [HTMLElement, HTMLElement];
   expect(within(latest).getByText('Accepted')).toBeInTheDocument();
@@ -145,7 +146,7 @@ test('a legal entity shows its header, corporate information, KYC, verifications
     'Sanctions hit to clear',
   ]);
 
-  const people = within(section('Linked people'));
+  const people = within(await section('Linked people'));
   const primary = await people.findByRole('link', { name: 'Amelia Rose Hart' });
   const other = await people.findByRole('link', { name: 'Oliver Stone' });
   expect(primary).toHaveAttribute('href', `/entities/people/${contact.id}`);
@@ -158,7 +159,7 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   expect(items[1]).toHaveTextContent('Oliver Stone');
   expect(items[1]).toHaveTextContent('CEO');
 
-  const documentsSection = within(section('Supporting documents'));
+  const documentsSection = within(await section('Supporting documents'));
   expect(
     await documentsSection.findByRole('button', { name: 'View utility-bill.pdf' }),
   ).toBeInTheDocument();
@@ -166,7 +167,7 @@ test('a legal entity shows its header, corporate information, KYC, verifications
     documentsSection.getByRole('button', { name: 'View bank-statement.pdf' }),
   ).toBeInTheDocument();
 
-  expect(screen.getByRole('heading', { name: 'Client updates' })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { name: 'Client updates' })).toBeInTheDocument();
 });
 
 test('the copy button puts the entity ID on the clipboard', async () => {
@@ -201,14 +202,14 @@ test('a natural person shows personal information, KYC and linked legal entities
   const personal = within(await screen.findByRole('region', { name: 'Personal information' }));
   expect(personal.getByText('3 Nov 1979')).toBeInTheDocument();
   expect(personal.getByText('Ireland (IE)')).toBeInTheDocument();
-  expect(within(section('KYC')).getByText('Pending')).toBeInTheDocument();
-  const link = await within(section('Linked legal entities')).findByRole('link', {
+  expect(within(await section('KYC')).getByText('Pending')).toBeInTheDocument();
+  const link = await within(await section('Linked legal entities')).findByRole('link', {
     name: 'Northwind Trading Ltd',
   });
   expect(link).toHaveAttribute('href', `/entities/${company.id}`);
-  expect(within(section('Linked legal entities')).getByText('Director')).toBeInTheDocument();
+  expect(within(await section('Linked legal entities')).getByText('Director')).toBeInTheDocument();
   expect(
-    await within(section('Supporting documents')).findByRole('button', {
+    await within(await section('Supporting documents')).findByRole('button', {
       name: 'View utility-bill.pdf',
     }),
   ).toBeInTheDocument();
