@@ -78,3 +78,12 @@ export function createVersionedCache<T>(db: Db, limits: VersionedCacheLimits<T>)
     },
   };
 }
+
+/** Pages of rows kept per query, at most 100 rows each: up to 200 pages and 5,000 rows. */
+export function createPageCache<T extends { data: readonly unknown[] }>(db: Db) {
+  return createVersionedCache<T>(db, {
+    entries: 200,
+    bytes: 5000,
+    sizeOf: (page) => page.data.length,
+  });
+}

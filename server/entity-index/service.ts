@@ -8,7 +8,7 @@ import type {
 import { foldForSearch } from '../../contract/search-text.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db } from '../db/database.ts';
-import { createVersionedCache } from '../db/versioned-cache.ts';
+import { createPageCache, createVersionedCache } from '../db/versioned-cache.ts';
 import { csvLine } from '../http/csv.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import {
@@ -22,9 +22,6 @@ import {
 
 /** Filter combinations whose totals are kept; past this the least recently used go first. */
 const MAX_KEPT_TOTALS = 500;
-/** Pages kept, bounded by their rows too (at most 100 each); past these the least recently used go first. */
-const MAX_KEPT_PAGES = 200;
-const MAX_KEPT_PAGE_ROWS = 5000;
 /** Rows the CSV export reads at a time: memory stays flat whatever the total. */
 const CSV_ROWS_PER_READ = 1000;
 
@@ -106,11 +103,7 @@ export function createEntityIndexKept(db: Db) {
   const repository = entityIndexRepository(db);
   const groups = createVersionedCache<EntityIndexCountGroup[]>(db, { entries: 1 });
   const totals = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
-  const pages = createVersionedCache<EntityIndexPage>(db, {
-    entries: MAX_KEPT_PAGES,
-    bytes: MAX_KEPT_PAGE_ROWS,
-    sizeOf: (page) => page.data.length,
-  });
+  const pages = createPageCache<EntityIndexPage>(db);
   // versionAtStart: the entity data's version read as the request began (createVersionedCache).
   return {
     page: (key: string, build: () => Promise<EntityIndexPage>, versionAtStart?: string) =>

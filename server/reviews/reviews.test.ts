@@ -1,11 +1,20 @@
 import { errorEnvelopeSchema } from '../../contract/common.ts';
-import { reviewQueueResponseSchema, type ReviewQueuePage } from '../../contract/reviews.ts';
+import {
+  reviewQueueQuerySchema,
+  reviewQueueResponseSchema,
+  type ReviewQueuePage,
+} from '../../contract/reviews.ts';
 import type { Db } from '../db/database.ts';
 import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import { reviewsRepository } from './repository.ts';
-import { countedWindows } from './service.ts';
+import {
+  countedWindows,
+  createReviewQueuePages,
+  createWindowCounts,
+  reviewQueuePage,
+} from './service.ts';
 
 let server: TestServer;
 let db: Db;
@@ -305,6 +314,30 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
     const after = await queue('?due=responded&country=IS');
     expect(after.data).toEqual([]);
     expect(after.counts.responded).toBe(0);
+
+    // Answered past the API, as another instance's portal would: the page kept above is not.
+    await db
+      .updateTable('client_update_requests')
+      .set({ state: 'submitted', submitted_at: clock.toISOString() })
+      .where('entity_id', '=', waiting)
+      .execute();
+    const answeredElsewhere = await queue('?due=responded&country=IS');
+    expect(answeredElsewhere.data.map((item) => item.entityId)).toEqual([waiting]);
+    expect(answeredElsewhere.counts.responded).toBe(1);
+  });
+
+  it('answers a page asked again from what it kept, until something on it changes', async () => {
+    const id = await legalEntityDue({ date: '2026-06-12', country: 'PT' });
+    const kept = { windowCounts: createWindowCounts(db), pages: createReviewQueuePages(db) };
+    const caller = { username: server.account.username, entityDataVersion: undefined };
+    const query = reviewQueueQuerySchema.parse({ due: '7d', country: 'PT' });
+    const first = await reviewQueuePage(db, kept, query, clock, caller);
+    expect(first.data.map((item) => item.entityId)).toEqual([id]);
+    expect(await reviewQueuePage(db, kept, query, clock, caller)).toBe(first);
+    await setReview(id, '2026-06-13');
+    const after = await reviewQueuePage(db, kept, query, clock, caller);
+    expect(after).not.toBe(first);
+    expect(after.data[0]?.nextReviewDate).toBe('2026-06-13');
   });
 
   it('holds an entity written straight into the database with an empty assignee as unassigned', async () => {

@@ -13,7 +13,13 @@ import { requireJsonBody } from '../http/json-body.ts';
 import { ApiError } from '../http/errors.ts';
 import { auditInTransaction, defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
-import { createWindowCounts, reviewQueueCsvLines, reviewQueuePage, takeNext } from './service.ts';
+import {
+  createReviewQueuePages,
+  createWindowCounts,
+  reviewQueueCsvLines,
+  reviewQueuePage,
+  takeNext,
+} from './service.ts';
 
 export interface ReviewsPluginOptions {
   services: AppServices;
@@ -26,6 +32,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
   done,
 ) => {
   const windowCounts = createWindowCounts(services.db);
+  const pages = createReviewQueuePages(services.db);
   defineRoute(
     app,
     {
@@ -66,7 +73,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
           .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller.username)));
         return undefined;
       }
-      return reviewQueuePage(services.db, windowCounts, query, services.now(), caller);
+      return reviewQueuePage(services.db, { windowCounts, pages }, query, services.now(), caller);
     },
   );
 

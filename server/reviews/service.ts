@@ -8,7 +8,7 @@ import {
 } from '../../contract/reviews.ts';
 import { isoDateSchema } from '../../contract/common.ts';
 import type { Caller } from '../auth/caller.ts';
-import { createVersionedCache } from '../db/versioned-cache.ts';
+import { createPageCache, createVersionedCache } from '../db/versioned-cache.ts';
 import type { Db } from '../db/database.ts';
 import { refreshListRecords } from '../entities/read-model/list-records.ts';
 import { csvLine } from '../http/csv.ts';
@@ -146,10 +146,20 @@ export function createWindowCounts(db: Db) {
 
 export type WindowCounts = ReturnType<typeof createWindowCounts>;
 
+/**
+ * Queue pages asked again, per day, window, filter (with `assignee=me`, per caller), cursor and
+ * limit, kept until the entity data or a client-update request changes (migration 0043).
+ */
+export function createReviewQueuePages(db: Db) {
+  return createPageCache<ReviewQueuePage>(db);
+}
+
+export type ReviewQueuePages = ReturnType<typeof createReviewQueuePages>;
+
 /** One page of the review queue on the day of `now` (UTC), with the counts of every window. */
 export async function reviewQueuePage(
   db: Db,
-  windowCounts: WindowCounts,
+  kept: { windowCounts: WindowCounts; pages: ReviewQueuePages },
   query: ReviewQueueQuery,
   now: Date,
   caller: Pick<Caller, 'username' | 'entityDataVersion'>,
@@ -157,26 +167,33 @@ export async function reviewQueuePage(
   const today = utcDateOf(now);
   const filter = { ...filterOf(query), ...assigneeOf(query.assignee, caller.username) };
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.cursor);
-  // One row more than asked tells whether a next page exists.
-  const rows = await reviewsRepository(db).page(
-    rangeOf(query.due, today),
-    filter,
-    after,
-    query.limit + 1,
-  );
-  const items = rows.slice(0, query.limit).map(itemOf);
-  return {
-    code: 200,
-    status: 'success',
-    message: '',
-    data: items,
-    nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
-    counts: {
-      ...(await windowCounts(today, filter, caller.entityDataVersion)),
-      responded: await reviewsRepository(db).respondedCount(filter),
+  const key = JSON.stringify([today, query.due, filter, query.cursor, query.limit]);
+  return kept.pages.get(
+    key,
+    async () => {
+      // One row more than asked tells whether a next page exists.
+      const rows = await reviewsRepository(db).page(
+        rangeOf(query.due, today),
+        filter,
+        after,
+        query.limit + 1,
+      );
+      const items = rows.slice(0, query.limit).map(itemOf);
+      return {
+        code: 200,
+        status: 'success',
+        message: '',
+        data: items,
+        nextCursor: rows.length > query.limit ? (items.at(-1)?.cursor ?? null) : null,
+        counts: {
+          ...(await kept.windowCounts(today, filter, caller.entityDataVersion)),
+          responded: await reviewsRepository(db).respondedCount(filter),
+        },
+        today,
+      };
     },
-    today,
-  };
+    caller.entityDataVersion,
+  );
 }
 
 /**

@@ -39,6 +39,7 @@ import * as migration0039 from './0039_entity_index_filters_in_index.ts';
 import * as migration0040 from './0040_entity_index_names_hold_sort_keys.ts';
 import * as migration0041 from './0041_entity_copies_written_once.ts';
 import * as migration0042 from './0042_held_decisions_change_the_counter.ts';
+import * as migration0043 from './0043_client_updates_change_the_counter.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -86,4 +87,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0040_entity_index_names_hold_sort_keys', migration0040],
   ['0041_entity_copies_written_once', migration0041],
   ['0042_held_decisions_change_the_counter', migration0042],
+  ['0043_client_updates_change_the_counter', migration0043],
 ];
