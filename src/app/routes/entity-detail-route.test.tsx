@@ -109,8 +109,7 @@ test('a legal entity shows its header, corporate information, KYC, verifications
   expect(screen.getByRole('button', { name: 'Copy external ID' })).toBeInTheDocument();
   expect(screen.getByText('Low risk')).toBeInTheDocument();
 
-  // The sections render just after the header's first paint (AfterFirstPaint).
-  const corporate = within(await screen.findByRole('region', { name: 'Corporate information' }));
+  const corporate = within(await section('Corporate information'));
   expect(corporate.getByText('09876543')).toBeInTheDocument();
   expect(corporate.getByText('1 Jun 2015')).toBeInTheDocument();
   expect(corporate.getByText('United Kingdom (GB)')).toBeInTheDocument();
@@ -198,8 +197,7 @@ test('a natural person shows personal information, KYC and linked legal entities
     await screen.findByRole('heading', { level: 1, name: 'Oliver Stone' }),
   ).toBeInTheDocument();
   expect(screen.getByText('Natural person')).toBeInTheDocument();
-  // The sections render just after the header's first paint (AfterFirstPaint).
-  const personal = within(await screen.findByRole('region', { name: 'Personal information' }));
+  const personal = within(await section('Personal information'));
   expect(personal.getByText('3 Nov 1979')).toBeInTheDocument();
   expect(personal.getByText('Ireland (IE)')).toBeInTheDocument();
   expect(within(await section('KYC')).getByText('Pending')).toBeInTheDocument();
