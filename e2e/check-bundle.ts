@@ -56,11 +56,10 @@ if (unstyled.size > 0) {
   const sheets = fs
     .readdirSync(MANTINE_STYLES)
     .filter((file) => !file.endsWith('.layer.css'))
-    .filter((file) =>
-      [...unstyled].some((name) =>
-        fs.readFileSync(path.join(MANTINE_STYLES, file), 'utf8').includes(`.${name}`),
-      ),
-    );
+    .filter((file) => {
+      const sheet = fs.readFileSync(path.join(MANTINE_STYLES, file), 'utf8');
+      return [...unstyled].some((name) => sheet.includes(`.${name}`));
+    });
   failures.push(
     `${unstyled.size} Mantine classes have no styles; import into src/app/mantine.css: ${sheets.join(', ') || [...unstyled].join(', ')}`,
   );
