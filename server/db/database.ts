@@ -52,10 +52,9 @@ async function openSqlite(dataDir: string, observer: DatabaseObserver): Promise<
   const file = path.join(dataDir, 'kyc-desk.sqlite');
   ensurePrivateFile(file);
   const sqlite = new SQLite(file);
-  // Another process (admin CLI, a second server) may hold the write lock briefly; first, because
-  // switching a new database to WAL needs that lock too.
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('journal_mode = WAL');
+  // Another process (admin CLI, a second server) may hold the write lock briefly.
+  sqlite.pragma(`busy_timeout = ${String(BUSY_TIMEOUT_MS)}`);
+  await switchToWriteAheadLog(sqlite);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   // 16 MB page cache: the default 2 MB is outgrown by the random-UUID indexes at 100,000 entities;
@@ -77,6 +76,28 @@ async function openSqlite(dataDir: string, observer: DatabaseObserver): Promise<
   // SQLite gives -wal and -shm the database file's mode; ones left by an older start may be wider.
   for (const suffix of ['-wal', '-shm']) restrictFile(`${file}${suffix}`);
   return db;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Switching a new file to WAL reads its header and then takes the write lock, and SQLite runs no
+ * busy handler for that second step: of two processes creating one DATA_DIR at once, one failed
+ * with "database is locked" at once. It retries within the busy timeout instead; once the file is
+ * WAL, the pragma takes no write lock.
+ */
+async function switchToWriteAheadLog(sqlite: SQLite.Database): Promise<void> {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = error instanceof SQLite.SqliteError && error.code.startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }
 
 /** Prepared statements kept per SQL text: preparing costs more than running most of our queries. */

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { legalEntityResponseSchema } from '../../contract/entities.ts';
 import { createAccount } from '../auth/accounts.ts';
 import {
@@ -108,6 +109,32 @@ test.runIf(testEngine === 'sqlite')(
     }
   },
   180_000,
+);
+
+test.runIf(testEngine === 'sqlite')(
+  'a server creating its database while another process holds the write lock waits for it',
+  async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'kyc-desk-held-'));
+    // The other process has created the file and is still writing it, in SQLite's default mode.
+    const other = new SQLite(path.join(dataDir, 'kyc-desk.sqlite'));
+    other.exec('begin immediate; create table held_by_the_other (x)');
+    const release = setTimeout(() => other.exec('commit'), 300);
+    try {
+      const started = Date.now();
+      const { db } = await openDatabase(dataDir);
+      try {
+        expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+        const { rows } = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db);
+        expect(rows).toEqual([{ journal_mode: 'wal' }]);
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      clearTimeout(release);
+      other.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  },
 );
 
 test('every create answered 201 survives kill -9 of the server', async () => {
