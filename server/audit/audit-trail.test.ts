@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { auditEventPageSchema, type AuditEvent } from '../../contract/audit.ts';
 import { runAdmin } from '../admin/run.ts';
+import { auditRepository } from './repository.ts';
 import { auditEventOf } from './routes.ts';
 import { accountsRepository } from '../auth/accounts-repository.ts';
 import { createAccount } from '../auth/accounts.ts';
@@ -9,6 +10,7 @@ import { issueToken } from '../auth/tokens.ts';
 import { engineOf } from '../db/engine.ts';
 import { legalEntityPayload, postLegalEntity } from '../testing/test-payloads.ts';
 import { startTestServer, type TestServer } from '../testing/harness.ts';
+import { queryPlanOf } from '../testing/query-plan.ts';
 import { testPdf } from '../testing/document-files.ts';
 
 let server: TestServer;
@@ -276,6 +278,25 @@ describe('roles', () => {
     });
     expect(auditEventPageSchema.parse(future.body).data).toEqual([]);
   });
+});
+
+test('an entity’s events are read through an index that holds only the events naming an entity', async () => {
+  const postgres = engineOf(db()) === 'postgres';
+  const definition = postgres
+    ? sql<{
+        text: string;
+      }>`select indexdef as text from pg_indexes where indexname = 'audit_events_entity_id'`
+    : sql<{
+        text: string;
+      }>`select sql as text from sqlite_master where name = 'audit_events_entity_id'`;
+  const { rows } = await definition.execute(db());
+  expect(rows[0]?.text.toLowerCase()).toMatch(/where \(?"?entity_id"? is not null\)?$/);
+  if (postgres) return;
+  const plan = await queryPlanOf(
+    db(),
+    auditRepository(db()).pageQuery({ entityId: crypto.randomUUID(), limit: 51 }),
+  );
+  expect(plan.join('\n')).toContain('USING INDEX audit_events_entity_id ');
 });
 
 describe('the chain', () => {

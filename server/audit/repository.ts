@@ -169,7 +169,11 @@ export function auditRepository(db: Kysely<Database>) {
     },
 
     /** Newest first, filtered; `limit` rows at most. */
-    async page(query: AuditPageQuery): Promise<AuditEventRow[]> {
+    page(query: AuditPageQuery): Promise<AuditEventRow[]> {
+      return this.pageQuery(query).execute();
+    },
+
+    pageQuery(query: AuditPageQuery) {
       let select = db.selectFrom('audit_events').selectAll();
       if (query.actor !== undefined) select = select.where('actor', '=', query.actor);
       if (query.action !== undefined) select = select.where('action', '=', query.action);
@@ -186,7 +190,7 @@ export function auditRepository(db: Kysely<Database>) {
         });
       }
       if (query.beforeSeq !== undefined) select = select.where('seq', '<', query.beforeSeq);
-      return select.orderBy('seq', 'desc').limit(query.limit).execute();
+      return select.orderBy('seq', 'desc').limit(query.limit);
     },
 
     /** Display names of the entities among `ids` this database holds (a company's name, a person's full name). */

@@ -40,6 +40,7 @@ import * as migration0040 from './0040_entity_index_names_hold_sort_keys.ts';
 import * as migration0041 from './0041_entity_copies_written_once.ts';
 import * as migration0042 from './0042_held_decisions_change_the_counter.ts';
 import * as migration0043 from './0043_client_updates_change_the_counter.ts';
+import * as migration0044 from './0044_audit_entity_index_names_an_entity.ts';
 
 /**
  * Every migration, in the order applied, under the key installed databases record in
@@ -88,4 +89,5 @@ export const MIGRATIONS: readonly (readonly [key: string, migration: Migration])
   ['0041_entity_copies_written_once', migration0041],
   ['0042_held_decisions_change_the_counter', migration0042],
   ['0043_client_updates_change_the_counter', migration0043],
+  ['0044_audit_entity_index_names_an_entity', migration0044],
 ];
