@@ -63,7 +63,7 @@ async function openSqlite(dataDir: string, observer: DatabaseObserver): Promise<
   // No mmap_size: mapped pages count as resident memory (about 100 MB more at 100,000 entities).
   sqlite.pragma('temp_store = memory');
   // A checkpoint every 10,000 WAL pages (about 40 MB), not 1,000: it copies each page once however
-  // often it changed. Side by side: creates 1.4x, by id 1.05x the throughput, p99 of creates 43 -> 59 ms.
+  // often it changed. Side by side: creates 1.3-1.4x, by id 1.05x the throughput; p99 of creates 43 -> 59 ms.
   sqlite.pragma('wal_autocheckpoint = 10000');
   const db = new Kysely<Database>({
     dialect: new ObservedSqliteDialect({ database: asKyselyConnection(sqlite) }, (driver) =>
