@@ -103,11 +103,9 @@ export function createEntityIndexKept(db: Db) {
   const repository = entityIndexRepository(db);
   const groups = createVersionedCache<EntityIndexCountGroup[]>(db, { entries: 1 });
   const totals = createVersionedCache<number>(db, { entries: MAX_KEPT_TOTALS });
-  const pages = createPageCache<EntityIndexPage>(db);
   // versionAtStart: the entity data's version read as the request began (createVersionedCache).
   return {
-    page: (key: string, build: () => Promise<EntityIndexPage>, versionAtStart?: string) =>
-      pages.get(key, build, versionAtStart),
+    pages: createPageCache<EntityIndexPage>(db),
     lead: (criteria: EntityIndexCriteria, versionAtStart?: string) =>
       repository.leadOf(criteria, () =>
         groups.get('groups', () => repository.countGroups(), versionAtStart),
@@ -131,7 +129,7 @@ export async function entityIndexPage(
   const criteria = criteriaOf(query, caller.username);
   const after = query.cursor === undefined ? undefined : keyOfCursor(query.sort, query.cursor);
   const key = JSON.stringify([criteria, query.sort, query.order, query.cursor, query.limit]);
-  return kept.page(
+  return kept.pages.get(
     key,
     async () => {
       const lead = await kept.lead(criteria, caller.entityDataVersion);
