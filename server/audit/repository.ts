@@ -3,7 +3,7 @@ import { READ_VERBS, type AuditFilter, type EntityAuditKind } from '../../contra
 import type { AuditEventTable, Database } from '../db/schema.ts';
 import { engineOf, isUniqueViolation, type Engine } from '../db/engine.ts';
 import { WRITE_LOCK_KEY } from '../db/postgres.ts';
-import { prepared } from '../db/prepared-statements.ts';
+import { firstRowOf, prepared } from '../db/prepared-statements.ts';
 import { GENESIS_HASH } from './chain.ts';
 
 export type AuditEventRow = AuditEventTable;
@@ -122,10 +122,10 @@ export function auditRepository(db: Kysely<Database>) {
   return {
     async head(): Promise<ChainHead> {
       const { head } = appendSqlOf(db);
-      const { rows } = await db.executeQuery<ChainHead>(
+      const last = await firstRowOf<ChainHead>(
+        db,
         CompiledQuery.raw(head.sql, [...head.parameters]),
       );
-      const last = rows[0];
       if (last) return last;
       return (await this.anchor()) ?? { seq: 0, hash: GENESIS_HASH };
     },

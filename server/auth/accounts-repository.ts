@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import type { CompiledQuery } from 'kysely';
 import type { Role } from '../../contract/audit.ts';
 import { entityDataVersionExpression } from '../db/change-counter.ts';
 import type { Db } from '../db/database.ts';
-import { compiledOnce } from '../db/prepared-statements.ts';
+import { compiledOnce, firstRowOf } from '../db/prepared-statements.ts';
 import type { AccountRow } from '../db/schema.ts';
 
 export interface NewAccount {
@@ -39,11 +38,6 @@ const liveSessionAccount = compiledOnce((db: Db, jti: string, nowSeconds: number
 
 /** The only place with SQL for accounts and their sessions (issued JWTs). */
 export function accountsRepository(db: Db) {
-  async function firstRow<Row>(query: CompiledQuery<Row>): Promise<Row | undefined> {
-    const { rows } = await db.executeQuery(query);
-    return rows[0];
-  }
-
   return {
     async insert(account: NewAccount) {
       const id = crypto.randomUUID();
@@ -82,7 +76,7 @@ export function accountsRepository(db: Db) {
     findByApiKeyHash(
       apiKeyHash: string,
     ): Promise<(AccountRow & { entity_data_version: number | string }) | undefined> {
-      return firstRow(accountByApiKeyHash(db, apiKeyHash));
+      return firstRowOf(db, accountByApiKeyHash(db, apiKeyHash));
     },
 
     list(): Promise<AccountRow[]> {
@@ -184,7 +178,7 @@ export function accountsRepository(db: Db) {
       | (AccountRow & { session_expires_at: number; entity_data_version: number | string })
       | undefined
     > {
-      return firstRow(liveSessionAccount(db, jti, nowSeconds));
+      return firstRowOf(db, liveSessionAccount(db, jti, nowSeconds));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
-import { compiledOnce } from './prepared-statements.ts';
+import { compiledOnce, firstRowOf } from './prepared-statements.ts';
 
 /**
  * The database's version for what reads derive from the entity tables: the counter every write to
@@ -20,8 +20,7 @@ const versionQuery = compiledOnce((db: Db) => ({
 }));
 
 export async function entityDataVersion(db: Db): Promise<string> {
-  const { rows } = await db.executeQuery(versionQuery(db));
-  const version = rows[0]?.version;
+  const version = (await firstRowOf(db, versionQuery(db)))?.version;
   if (version === undefined || version === null) throw new Error('change_counter has no row.');
   return String(version);
 }

@@ -21,13 +21,15 @@ export function prepared<Query extends Pick<CompiledQuery, 'sql'>>(query: Query)
   return query;
 }
 
-/** The first row of `query`, run as a prepared statement (see `prepared`). */
-export async function takeFirstPrepared<Row>(
-  db: Db,
-  query: Compilable<Row>,
-): Promise<Row | undefined> {
-  const { rows } = await db.executeQuery(prepared(query.compile()));
+/** The first row of a compiled query, or undefined. */
+export async function firstRowOf<Row>(db: Db, query: CompiledQuery<Row>): Promise<Row | undefined> {
+  const { rows } = await db.executeQuery(query);
   return rows[0];
+}
+
+/** The first row of `query`, run as a prepared statement (see `prepared`). */
+export function takeFirstPrepared<Row>(db: Db, query: Compilable<Row>): Promise<Row | undefined> {
+  return firstRowOf(db, prepared(query.compile()));
 }
 
 /**
