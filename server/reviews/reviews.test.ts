@@ -9,12 +9,7 @@ import { insertLegalEntity, insertNaturalPerson } from '../testing/fixtures.ts';
 import { startTestServer, testEngine, type TestServer } from '../testing/harness.ts';
 import { queryPlanOf } from '../testing/query-plan.ts';
 import { reviewsRepository } from './repository.ts';
-import {
-  countedWindows,
-  createReviewQueuePages,
-  createWindowCounts,
-  reviewQueuePage,
-} from './service.ts';
+import { countedWindows, createReviewQueueKept, reviewQueuePage } from './service.ts';
 
 let server: TestServer;
 let db: Db;
@@ -328,7 +323,7 @@ describe(`GET /api/v2/reviews (${testEngine})`, () => {
 
   it('answers a page asked again from what it kept, until something on it changes', async () => {
     const id = await legalEntityDue({ date: '2026-06-12', country: 'PT' });
-    const kept = { windowCounts: createWindowCounts(db), pages: createReviewQueuePages(db) };
+    const kept = createReviewQueueKept(db);
     const caller = { username: server.account.username, entityDataVersion: undefined };
     const query = reviewQueueQuerySchema.parse({ due: '7d', country: 'PT' });
     const first = await reviewQueuePage(db, kept, query, clock, caller);

@@ -14,8 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { auditInTransaction, defineRoute } from '../http/route.ts';
 import type { AppServices } from '../services.ts';
 import {
-  createReviewQueuePages,
-  createWindowCounts,
+  createReviewQueueKept,
   reviewQueueCsvLines,
   reviewQueuePage,
   takeNext,
@@ -31,8 +30,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
   { services },
   done,
 ) => {
-  const windowCounts = createWindowCounts(services.db);
-  const pages = createReviewQueuePages(services.db);
+  const kept = createReviewQueueKept(services.db);
   defineRoute(
     app,
     {
@@ -73,7 +71,7 @@ export const reviewsPlugin: FastifyPluginCallback<ReviewsPluginOptions> = (
           .send(Readable.from(reviewQueueCsvLines(services.db, filter, now, caller.username)));
         return undefined;
       }
-      return reviewQueuePage(services.db, { windowCounts, pages }, query, services.now(), caller);
+      return reviewQueuePage(services.db, kept, query, services.now(), caller);
     },
   );
 

@@ -147,19 +147,20 @@ export function createWindowCounts(db: Db) {
 export type WindowCounts = ReturnType<typeof createWindowCounts>;
 
 /**
- * Queue pages asked again, per day, window, filter (with `assignee=me`, per caller), cursor and
- * limit, kept until the entity data or a client-update request changes (migration 0043).
+ * What the review queue keeps: the window counts, and the pages asked again (per day, window,
+ * filter with `assignee=me` per caller, cursor and limit) until the entity data or a
+ * client-update request changes (migration 0043).
  */
-export function createReviewQueuePages(db: Db) {
-  return createPageCache<ReviewQueuePage>(db);
+export function createReviewQueueKept(db: Db) {
+  return { windowCounts: createWindowCounts(db), pages: createPageCache<ReviewQueuePage>(db) };
 }
 
-export type ReviewQueuePages = ReturnType<typeof createReviewQueuePages>;
+export type ReviewQueueKept = ReturnType<typeof createReviewQueueKept>;
 
 /** One page of the review queue on the day of `now` (UTC), with the counts of every window. */
 export async function reviewQueuePage(
   db: Db,
-  kept: { windowCounts: WindowCounts; pages: ReviewQueuePages },
+  kept: ReviewQueueKept,
   query: ReviewQueueQuery,
   now: Date,
   caller: Pick<Caller, 'username' | 'entityDataVersion'>,
